@@ -1,0 +1,29 @@
+"""puzzlelib: Numba-accelerated state-space search on combinatorial puzzles.
+
+The public API is small:
+
+- :func:`solve` solves a sliding-tile puzzle by BFS, bidirectional BFS, IDDFS, IDA*, A* or
+  greedy search;
+- :func:`layers` counts the positions at every depth from a start (God's algorithm);
+- :class:`SlidingPuzzle` is the domain (boards, moves, hash), for code that calls the kernels;
+- :mod:`puzzlelib.teaching` holds plain-Python versions of each algorithm, for reading.
+
+Command line: ``python -m puzzlelib --help``.
+"""
+
+from .api import Layers, Solution, compile_seconds, layers, solve
+from .domains.sliding import SlidingPuzzle
+from .errors import PuzzleError, SearchLimitError, UnsolvableError
+
+__all__ = [
+    "Layers",
+    "PuzzleError",
+    "SearchLimitError",
+    "SlidingPuzzle",
+    "Solution",
+    "UnsolvableError",
+    "compile_seconds",
+    "layers",
+    "solve",
+]
+__version__ = "0.1.0"

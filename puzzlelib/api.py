@@ -1,0 +1,381 @@
+"""The public API: solve a puzzle, or count the positions at every depth.
+
+Everything here validates its input first (clear :class:`~puzzlelib.errors.PuzzleError` messages,
+before any kernel runs), then calls the generic kernels in :mod:`puzzlelib.search` with the
+domain's jitted functions, and times the search apart from JIT compilation.
+
+>>> from puzzlelib import solve, layers
+>>> sol = solve("8 6 7 2 5 4 3 0 1", size="3x3", method="idastar", all_solutions=True)
+>>> sol.length, sol.solutions
+(31, 40)
+>>> lay = layers("1 2 3 4 5 6 7 8 0", size="3x3")
+>>> lay.max_depth, len(lay.farthest)
+(31, 2)
+"""
+
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from . import memory
+from .domains.sliding import SlidingPuzzle, parse_board, parse_size
+from .errors import PuzzleError, SearchLimitError
+from .search import astar as _astar_mod
+from .search import bidirectional as _bidir_mod
+from .search import idastar as _ida_mod
+from .search import layered as _layered_mod
+
+METHODS = ("bfs", "bidir", "iddfs", "idastar", "astar", "greedy")
+#: Methods that can count every optimal solution (``all_solutions=True``).
+COUNTING_METHODS = ("iddfs", "idastar")
+#: At most this many farthest positions are returned (their count is always exact).
+FARTHEST_LIMIT = 1000
+#: Default cap on stored states for A*, greedy and bidirectional search (about 1.5 GiB at 4x4).
+DEFAULT_MAX_STATES = 20_000_000
+#: Default greatest bound for iterative deepening.
+DEFAULT_MAX_BOUND = 400
+
+
+@dataclass
+class Solution:
+    """What :func:`solve` found. ``moves`` are the blank's moves (u/d/l/r); ``length`` is -1
+    when no solution was found within the limits."""
+
+    size: str
+    method: str
+    start: list
+    goal: list
+    length: int
+    moves: str
+    nodes: int
+    seconds: float
+    compile_seconds: float
+    solutions: int | None = None
+    extra: dict = field(default_factory=dict)
+
+    def boards(self):
+        """Every board from the start to the goal."""
+        rows, cols = parse_size(self.size)
+        return SlidingPuzzle(rows, cols, goal=self.goal).apply_moves(self.start, self.moves)
+
+    def tiles(self):
+        """The solution as the labels of the tiles moved (document 000's notation)."""
+        rows, cols = parse_size(self.size)
+        return SlidingPuzzle(rows, cols, goal=self.goal).tiles_moved(self.start, self.moves)
+
+    def to_dict(self):
+        d = asdict(self)
+        if self.solutions is None:
+            del d["solutions"]
+        extra = d.pop("extra")
+        d.update(extra)
+        return d
+
+
+@dataclass
+class Layers:
+    """What :func:`layers` found: ``counts[d]`` positions at depth ``d`` from ``start``."""
+
+    size: str
+    start: list
+    counts: list
+    total: int
+    max_depth: int
+    farthest: list
+    n_farthest: int
+    seconds: float
+    compile_seconds: float
+    table: np.ndarray = field(repr=False, default=None)
+    _puzzle: SlidingPuzzle = field(repr=False, default=None)
+
+    def depth(self, board):
+        """Depth of ``board`` (moves from ``start``), or -1 if it is not reachable."""
+        arr = self._puzzle.parse(board, what="board")
+        d = int(self.table[int(self._puzzle.fns.rank(self._puzzle.encode(arr), self._puzzle.params))])
+        return -1 if d == _layered_mod.UNSEEN else d
+
+    def path_to(self, board):
+        """Blank moves of a shortest path from ``start`` to ``board``, read back from the table."""
+        arr = self._puzzle.parse(board, what="board")
+        r = int(self._puzzle.fns.rank(self._puzzle.encode(arr), self._puzzle.params))
+        moves = _layered_mod._walk_down(self.table, r, self._puzzle.fns, self._puzzle.params)
+        return "".join(self._puzzle.move_names[m] for m in moves)
+
+    def to_dict(self):
+        return {
+            "size": self.size,
+            "start": self.start,
+            "counts": self.counts,
+            "total": self.total,
+            "max_depth": self.max_depth,
+            "farthest": self.farthest,
+            "n_farthest": self.n_farthest,
+            "seconds": self.seconds,
+            "compile_seconds": self.compile_seconds,
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# compilation, timed apart
+# ---------------------------------------------------------------------------------------------
+
+_COMPILE_SECONDS = {}
+
+
+#: Methods that share one kernel share its compile time.
+_KERNEL_OF = {"bfs": "layered", "layers": "layered", "layered": "layered", "iddfs": "deepening",
+              "idastar": "deepening", "astar": "astar", "greedy": "astar", "bidir": "bidir"}
+
+
+def _warm(kind, parallel=False):
+    """Compile the kernels of ``kind`` once per process on a 2x2 board (the same numba types as
+    any other board), and return the seconds that compilation took in this process."""
+    kind = _KERNEL_OF[kind]
+    key = (kind, parallel)
+    if key in _COMPILE_SECONDS:
+        return _COMPILE_SECONDS[key]
+    t0 = time.perf_counter()
+    puz = SlidingPuzzle(2, 2)
+    start = puz.encode(np.array([0, 3, 2, 1], dtype=np.uint8))
+    goal = puz.encode(puz.goal)
+    if kind == "layered":
+        r0 = int(puz.fns.rank(goal, puz.params))
+        dist, _ = _layered_mod.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0])
+        _layered_mod._walk_down(dist, int(np.argmax(dist)), puz.fns, puz.params)
+        _layered_mod._ranks_at_depth(dist, 1, 4)
+        _layered_mod._count_reached(dist)
+        if parallel:
+            _layered_mod._layer_parallel(dist, 0, puz.fns, puz.params)
+    elif kind == "deepening":
+        _ida_mod._iterative_deepening(start, puz.fns, puz.params, 0, True, 20, 0)
+    elif kind == "bidir":
+        _bidir_mod._bidirectional(start, goal, puz.fns, puz.params, 20, 1000)
+    elif kind == "astar":
+        _astar_mod._astar(start, puz.fns, puz.params, 1, 1000)
+    else:
+        raise ValueError(kind)
+    _COMPILE_SECONDS[key] = time.perf_counter() - t0
+    return _COMPILE_SECONDS[key]
+
+
+def compile_seconds(method):
+    """Seconds spent compiling ``method``'s kernels in this process (compiling them now if
+    needed)."""
+    return _warm(method)
+
+
+# ---------------------------------------------------------------------------------------------
+# progress
+# ---------------------------------------------------------------------------------------------
+
+
+def _progress_bar(total, enabled, desc):
+    """A tqdm bar over positions (depth in the description), or None."""
+    if not enabled:
+        return None, None
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, unit="pos", unit_scale=True, desc=desc, leave=False)
+
+    def update(depth, count, so_far):
+        bar.set_description(f"{desc}: depth {depth}")
+        bar.update(count)
+
+    return bar, update
+
+
+def _auto_progress(progress, n):
+    return n >= 20_000_000 if progress is None else bool(progress)
+
+
+# ---------------------------------------------------------------------------------------------
+# layers
+# ---------------------------------------------------------------------------------------------
+
+
+def _table_for(puz):
+    n = puz.n_ranks
+    memory.check_fits(n, f"the {puz.size} distance table ({n:,} positions, one byte each)")
+    return n
+
+
+def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT):
+    """Breadth-first search over every position reachable from ``start``.
+
+    Returns a :class:`Layers`: positions per depth, the greatest depth and the positions there
+    (at most ``farthest_limit`` of them; ``n_farthest`` is the exact count), and the distance
+    table, which answers ``depth(board)`` and ``path_to(board)`` afterwards.
+    ``progress``: show a bar per depth (``None``: only for tables of 20 million or more).
+    """
+    rows, cols = parse_size(size)
+    start_arr = _parse_any(start, rows, cols)
+    puz = SlidingPuzzle(rows, cols, goal=start_arr, heuristic="none")
+    n = _table_for(puz)
+    parallel = _layered_mod.use_parallel(n)
+    comp = _warm("layered") + (_warm("layered", True) if parallel else 0.0)
+    bar, update = _progress_bar(n, _auto_progress(progress, n), f"{puz.size} layers")
+    t0 = time.perf_counter()
+    r0 = int(puz.fns.rank(puz.encode(start_arr), puz.params))
+    dist, counts = _layered_mod.layered_bfs(puz.fns, puz.params, n, [r0], progress=update)
+    max_depth = len(counts) - 1
+    ranks, n_far = _layered_mod._ranks_at_depth(dist, max_depth, farthest_limit)
+    state = np.empty(puz.state_len, dtype=np.uint8)
+    farthest = []
+    for r in ranks:
+        puz.fns.unrank(int(r), puz.params, state)
+        farthest.append(puz.decode(state))
+    seconds = time.perf_counter() - t0
+    if bar is not None:
+        bar.close()
+    return Layers(
+        size=puz.size,
+        start=[int(x) for x in start_arr],
+        counts=counts,
+        total=int(sum(counts)),
+        max_depth=max_depth,
+        farthest=farthest,
+        n_farthest=int(n_far),
+        seconds=seconds,
+        compile_seconds=comp,
+        table=dist,
+        _puzzle=puz,
+    )
+
+
+def _parse_any(board, rows, cols):
+    return parse_board(board, rows, cols, what="start")
+
+
+# ---------------------------------------------------------------------------------------------
+# solve
+# ---------------------------------------------------------------------------------------------
+
+
+def solve(
+    start,
+    size="3x3",
+    goal=None,
+    method="idastar",
+    all_solutions=False,
+    max_states=DEFAULT_MAX_STATES,
+    max_bound=DEFAULT_MAX_BOUND,
+    node_limit=0,
+    progress=None,
+):
+    """Solve a sliding-tile puzzle optimally (or greedily with ``method="greedy"``).
+
+    ``method``: ``bfs`` (layered BFS over the rank table, path read back from it), ``bidir``
+    (bidirectional BFS), ``iddfs`` (iterative deepening, bound stepped by 2), ``idastar``
+    (IDA* with Manhattan distance), ``astar`` (A* with Manhattan distance) or ``greedy``
+    (best-first on Manhattan distance alone: fast, not optimal).
+    ``all_solutions``: with ``iddfs`` or ``idastar``, count every optimal solution.
+    ``max_states`` caps the states stored by ``astar``, ``greedy`` and ``bidir``; ``max_bound``
+    and ``node_limit`` cap iterative deepening. Reaching a cap raises
+    :class:`~puzzlelib.errors.SearchLimitError`.
+    """
+    if method not in METHODS:
+        raise PuzzleError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+    if all_solutions and method not in COUNTING_METHODS:
+        raise PuzzleError(
+            f"counting all optimal solutions needs method iddfs or idastar, not {method}"
+        )
+    rows, cols = parse_size(size)
+    puz = SlidingPuzzle(rows, cols, goal=goal, heuristic="none" if method == "iddfs" else "manhattan")
+    start_arr = puz.parse(start, what="start")
+    s = puz.encode(start_arr)
+    g = puz.encode(puz.goal)
+    extra = {}
+    solutions = None
+    if method == "bfs":
+        n = _table_for(puz)
+        parallel = _layered_mod.use_parallel(n)
+        comp = _warm("layered") + (_warm("layered", True) if parallel else 0.0)
+        bar, update = _progress_bar(n, _auto_progress(progress, n), f"{puz.size} bfs")
+        t0 = time.perf_counter()
+        rs = int(puz.fns.rank(s, puz.params))
+        rg = int(puz.fns.rank(g, puz.params))
+        dist, counts = _layered_mod.layered_bfs(
+            puz.fns, puz.params, n, [rs], stop_rank=rg, progress=update
+        )
+        path = _layered_mod._walk_down(dist, rg, puz.fns, puz.params)
+        nodes = int(_layered_mod._count_reached(dist))
+        seconds = time.perf_counter() - t0
+        if bar is not None:
+            bar.close()
+        extra["counts"] = counts
+    elif method == "bidir":
+        comp = _warm("bidir")
+        t0 = time.perf_counter()
+        status, path, ends_f, ends_b, used = _bidir_mod._bidirectional(
+            s, g, puz.fns, puz.params, max_bound, max_states
+        )
+        seconds = time.perf_counter() - t0
+        if status == _bidir_mod.STATE_LIMIT:
+            raise SearchLimitError(
+                f"bidirectional search stopped at {max_states:,} stored states "
+                f"({used / 2**20:.0f} MiB) without meeting; raise max_states"
+            )
+        nodes = int(ends_f[-1] + ends_b[-1])
+        extra["forward_counts"] = np.diff(ends_f, prepend=0).tolist()
+        extra["backward_counts"] = np.diff(ends_b, prepend=0).tolist()
+        extra["memory_bytes"] = int(used)
+        if status != _bidir_mod.FOUND:
+            path = None
+    elif method in ("iddfs", "idastar"):
+        comp = _warm(method)
+        bound0 = _blank_distance(puz, start_arr) % 2 if method == "iddfs" else 0
+        t0 = time.perf_counter()
+        status, length, sols, nodes, path, iterations = _ida_mod._iterative_deepening(
+            s, puz.fns, puz.params, bound0, all_solutions, max_bound, node_limit
+        )
+        seconds = time.perf_counter() - t0
+        if status == _ida_mod.NODE_LIMIT:
+            raise SearchLimitError(f"{method} stopped at its node limit ({node_limit:,} nodes)")
+        if status != _ida_mod.FOUND:
+            raise SearchLimitError(f"{method} found no solution within bound {max_bound}")
+        extra["iterations"] = int(iterations)
+        extra["initial_bound"] = int(max(bound0, puz.start_h(s)))
+        if all_solutions:
+            solutions = int(sols)
+    else:  # astar, greedy
+        comp = _warm(method)
+        t0 = time.perf_counter()
+        status, path, stored, expanded, used = _astar_mod._astar(
+            s, puz.fns, puz.params, 1 if method == "astar" else 0, max_states
+        )
+        seconds = time.perf_counter() - t0
+        if status == _astar_mod.STATE_LIMIT:
+            raise SearchLimitError(
+                f"{method} stopped at {max_states:,} stored states "
+                f"({used / 2**20:.0f} MiB) without reaching the goal; raise max_states"
+            )
+        nodes = int(stored)
+        extra["expanded"] = int(expanded)
+        extra["memory_bytes"] = int(used)
+        if status != _astar_mod.FOUND:
+            path = None
+    if path is None:
+        length, moves = -1, ""
+    else:
+        length = int(len(path))
+        moves = "".join(puz.move_names[int(m)] for m in path)
+    return Solution(
+        size=puz.size,
+        method=method,
+        start=[int(x) for x in start_arr],
+        goal=[int(x) for x in puz.goal],
+        length=length,
+        moves=moves,
+        nodes=int(nodes),
+        seconds=seconds,
+        compile_seconds=comp,
+        solutions=solutions,
+        extra=extra,
+    )
+
+
+def _blank_distance(puz, board):
+    b = int(np.flatnonzero(np.asarray(board) == 0)[0])
+    bg = int(np.flatnonzero(puz.goal == 0)[0])
+    return abs(b // puz.cols - bg // puz.cols) + abs(b % puz.cols - bg % puz.cols)

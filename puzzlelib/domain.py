@@ -1,0 +1,42 @@
+"""The contract between puzzle domains and search algorithms.
+
+A *domain* (sliding tiles, rotation puzzle, block puzzles...) owns how a position is encoded,
+which moves exist and how positions are hashed. The search kernels in :mod:`puzzlelib.search`
+are written once and only ever call the domain's jitted functions, bundled in a
+:class:`DomainFns`, together with the domain's ``params`` (a namedtuple of numbers and arrays):
+
+``step(state, m, params) -> int``
+    Apply move ``m`` (``0 <= m < params.n_moves``) to ``state`` (a ``uint8`` array of length
+    ``params.state_len``) in place and return the change of the heuristic, or :data:`ILLEGAL`
+    (leaving ``state`` untouched) when the move cannot be made here.
+``inverse(m) -> int``
+    The move that undoes ``m``: ``step(state, inverse(m), params)`` restores the state.
+``is_goal(state, params) -> bool``
+``heuristic(state, params) -> int``
+    An admissible lower bound on the moves left (0 for uninformed search).
+``rank(state, params) -> int`` and ``unrank(r, params, state)``
+    A minimal perfect hash of the reachable positions onto ``0..n_ranks-1`` and its inverse
+    (only needed by the table-based searches).
+
+Every ``params`` namedtuple starts with three fields the kernels read:
+``state_len`` (bytes per state), ``n_moves`` and ``bound_step`` (2 when every cycle of moves has
+even length, as on sliding-tile boards, so iterative deepening can step its bound by 2; else 1).
+
+A new puzzle therefore needs these few functions and no new search code.
+
+Compilation: numba specialises each kernel for the functions it is given, once per process.
+Domain functions are cached on disk (``cache=True``); the kernels that take ``fns`` are not,
+because numba keys such a cache entry by the function objects' identity, which never repeats
+in a new process (the cache would only grow). The API therefore times compilation apart and
+reports it as ``compile_seconds``.
+"""
+
+from collections import namedtuple
+
+#: Returned by ``step`` for a move that cannot be made from the current state.
+ILLEGAL = -(1 << 40)
+
+#: Distance-table entry for a position not reached yet (so depths go up to 254).
+UNSEEN = 255
+
+DomainFns = namedtuple("DomainFns", ["step", "inverse", "is_goal", "heuristic", "rank", "unrank"])

@@ -1,0 +1,372 @@
+"""Sliding-tile puzzles (8-puzzle, 15-puzzle and their rectangular cousins).
+
+Boards are written as space-separated labels in row-major order, ``0`` for the blank; equal
+labels are indistinguishable tiles. A move is named by the direction the *blank* travels:
+``u``, ``d``, ``l``, ``r`` (the tile next to the blank slides the other way).
+
+Encoding used by the kernels: a ``uint8`` state of ``n_cells + 1`` bytes, the labels cell by cell
+followed by the blank's cell index, so a move never has to search for the blank.
+
+Hash (distinct tiles only): the reachable positions are exactly half of the ``n!`` arrangements
+(a move never changes a parity invariant), so the rank is
+``blank_cell * (n-1)!/2 + lehmer(tiles in reading order) // 2``, a minimal perfect hash onto
+``n!/2``. Lexicographic ranks ``2k`` and ``2k+1`` differ only by swapping the last two tiles, which
+flips the parity, so exactly one of each pair is reachable for a given blank cell; ``unrank``
+picks it with the parity the blank's cell requires.
+"""
+
+from collections import Counter, namedtuple
+
+import numpy as np
+from numba import njit
+
+from ..domain import ILLEGAL, DomainFns
+from ..errors import PuzzleError, UnsolvableError
+from ..hashing import FACTORIALS, check_rank_size, divmod_fast, perm_rank_skip, perm_unrank
+
+#: The blank's moves, in move-number order: up, down, left, right.
+MOVE_NAMES = "udlr"
+MIN_SIDE, MAX_SIDE = 2, 5
+
+SlidingParams = namedtuple(
+    "SlidingParams",
+    [
+        "state_len",  # n_cells + 1
+        "n_moves",  # 4
+        "bound_step",  # 2: every cycle of moves has even length
+        "rows",
+        "cols",
+        "n_cells",
+        "nbr",  # nbr[cell, m]: the cell the blank moves to with move m, or -1
+        "h",  # h[label, cell]: heuristic contribution of a tile (all zero for no heuristic)
+        "goal",  # goal labels, uint8[n_cells]
+        "tile_parity",  # parity the tiles' permutation must have with the blank at each cell
+        "half",  # (n_cells - 1)! / 2, the number of ranks per blank cell
+    ],
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# jitted domain functions (see puzzlelib.domain for the contract)
+# ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _step(state, m, p):
+    b = state[p.n_cells]
+    t = p.nbr[b, m]
+    if t < 0:
+        return ILLEGAL
+    tile = state[t]
+    state[b] = tile
+    state[t] = 0
+    state[p.n_cells] = t
+    return p.h[tile, b] - p.h[tile, t]
+
+
+@njit(cache=True)
+def _inverse(m):
+    return m ^ 1  # u <-> d, l <-> r
+
+
+@njit(cache=True)
+def _is_goal(state, p):
+    for i in range(p.n_cells):
+        if state[i] != p.goal[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _heuristic(state, p):
+    total = 0
+    for i in range(p.n_cells):
+        total += p.h[state[i], i]
+    return total
+
+
+@njit(cache=True)
+def _rank(state, p):
+    b = np.int64(state[p.n_cells])
+    # tiles 1..n-1 read in row-major order without the blank, as a permutation of 0..n-2
+    return b * p.half + perm_rank_skip(state, p.n_cells, b, 1) // 2
+
+
+@njit(cache=True)
+def _unrank(r, p, state):
+    n = p.n_cells
+    b, t = divmod_fast(r, p.half)
+    parity = perm_unrank(2 * t, n - 1, state)
+    if parity != p.tile_parity[b]:
+        # rank 2k+1 instead of 2k: swap the last two tiles
+        tmp = state[n - 3]
+        state[n - 3] = state[n - 2]
+        state[n - 2] = tmp
+    # spread the n-1 tiles (values 0..n-2) around the blank, labels 1..n-1
+    for i in range(n - 1, b, -1):
+        state[i] = state[i - 1] + 1
+    for i in range(b):
+        state[i] += 1
+    state[b] = 0
+    state[n] = b
+
+
+FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _rank, _unrank)
+
+
+# ---------------------------------------------------------------------------------------------
+# parsing and validation
+# ---------------------------------------------------------------------------------------------
+
+
+def parse_size(text):
+    """``"3x3"`` -> ``(3, 3)``; sides from 2 to 5."""
+    if isinstance(text, (tuple, list)):
+        rows, cols = text
+    else:
+        parts = str(text).lower().replace("×", "x").split("x")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise PuzzleError(f"board size {text!r} is not of the form ROWSxCOLS, e.g. 3x3")
+        rows, cols = int(parts[0]), int(parts[1])
+    for side in (rows, cols):
+        if not MIN_SIDE <= side <= MAX_SIDE:
+            raise PuzzleError(
+                f"board size {rows}x{cols} is not supported: each side must be "
+                f"{MIN_SIDE} to {MAX_SIDE}"
+            )
+    return int(rows), int(cols)
+
+
+def parse_board(board, rows, cols, what="board"):
+    """Check a board (a string of space-separated labels, or a sequence of ints) and return it as
+    a ``uint8`` array. Raises :class:`PuzzleError` naming the problem."""
+    n = rows * cols
+    if isinstance(board, str):
+        tokens = board.replace(",", " ").split()
+        labels = []
+        for tok in tokens:
+            try:
+                labels.append(int(tok))
+            except ValueError:
+                raise PuzzleError(f"{what}: label {tok!r} is not an integer") from None
+    else:
+        labels = [int(x) for x in np.asarray(board).ravel()]
+    if len(labels) != n:
+        raise PuzzleError(
+            f"{what}: expected {n} labels for a {rows}x{cols} board, got {len(labels)}"
+        )
+    for x in labels:
+        if not 0 <= x < n:
+            raise PuzzleError(
+                f"{what}: label {x} is out of range 0..{n - 1} for a {rows}x{cols} board"
+            )
+    blanks = labels.count(0)
+    if blanks == 0:
+        raise PuzzleError(f"{what}: no blank (0) on the board; exactly one is needed")
+    if blanks > 1:
+        raise PuzzleError(f"{what}: {blanks} blanks (0) on the board; exactly one is needed")
+    return np.array(labels, dtype=np.uint8)
+
+
+def default_goal(rows, cols):
+    """Tiles ``1..n-1`` in order, then the blank."""
+    n = rows * cols
+    return np.array(list(range(1, n)) + [0], dtype=np.uint8)
+
+
+def _duplicates(labels):
+    return {int(k): v for k, v in Counter(int(x) for x in labels).items() if k != 0 and v > 1}
+
+
+def _tile_parity(board):
+    """Parity of the tiles' permutation read row by row, the blank left out."""
+    tiles = [int(x) for x in board if x != 0]
+    inv = sum(1 for i in range(len(tiles)) for j in range(i + 1, len(tiles)) if tiles[i] > tiles[j])
+    return inv & 1
+
+
+def parity_class(board, cols):
+    """The invariant no move changes (distinct tiles): tile-permutation parity plus
+    ``(cols-1) * blank_row``, mod 2. A vertical move makes one tile jump over ``cols-1`` others."""
+    b = int(np.flatnonzero(np.asarray(board) == 0)[0])
+    return (_tile_parity(board) + (cols - 1) * (b // cols)) & 1
+
+
+# ---------------------------------------------------------------------------------------------
+# the domain object
+# ---------------------------------------------------------------------------------------------
+
+
+class SlidingPuzzle:
+    """A rows x cols sliding-tile puzzle with a fixed goal.
+
+    ``heuristic`` is ``"manhattan"`` (each tile's distance to the nearest goal cell holding its
+    label; the classic Manhattan distance when labels are distinct) or ``"none"``.
+    """
+
+    name = "sliding"
+    move_names = MOVE_NAMES
+    fns = FNS
+
+    def __init__(self, rows, cols, goal=None, heuristic="manhattan"):
+        self.rows, self.cols = parse_size((rows, cols))
+        self.n_cells = self.rows * self.cols
+        if goal is None:
+            self.goal = default_goal(self.rows, self.cols)
+        else:
+            self.goal = parse_board(goal, self.rows, self.cols, what="goal")
+        self.distinct = not _duplicates(self.goal)
+        if heuristic not in ("manhattan", "none"):
+            raise PuzzleError(f"unknown heuristic {heuristic!r}: use 'manhattan' or 'none'")
+        self.heuristic = heuristic
+        self.params = self._make_params()
+
+    # -- construction ---------------------------------------------------------------------
+    def _coords(self, cell):
+        return divmod(cell, self.cols)
+
+    def _make_params(self):
+        n, rows, cols = self.n_cells, self.rows, self.cols
+        nbr = np.full((n, 4), -1, dtype=np.int64)
+        for c in range(n):
+            r, q = divmod(c, cols)
+            if r > 0:
+                nbr[c, 0] = c - cols
+            if r < rows - 1:
+                nbr[c, 1] = c + cols
+            if q > 0:
+                nbr[c, 2] = c - 1
+            if q < cols - 1:
+                nbr[c, 3] = c + 1
+        h = np.zeros((n, n), dtype=np.int64)
+        if self.heuristic == "manhattan":
+            for label in range(1, n):
+                homes = [self._coords(g) for g in np.flatnonzero(self.goal == label)]
+                for c in range(n):
+                    r, q = self._coords(c)
+                    h[label, c] = min((abs(r - hr) + abs(q - hq) for hr, hq in homes), default=0)
+        tile_parity = np.zeros(n, dtype=np.int64)
+        half = 0
+        if self.distinct:
+            bg = int(np.flatnonzero(self.goal == 0)[0])
+            tp_goal = _tile_parity(self.goal)
+            for b in range(n):
+                tile_parity[b] = (tp_goal + (cols - 1) * (b // cols - bg // cols)) & 1
+            if n - 1 <= 20:
+                half = int(FACTORIALS[n - 1] // 2)
+        return SlidingParams(
+            n + 1, 4, 2, rows, cols, n, nbr, h, self.goal.copy(), tile_parity, np.int64(half)
+        )
+
+    @property
+    def state_len(self):
+        return self.n_cells + 1
+
+    @property
+    def size(self):
+        return f"{self.rows}x{self.cols}"
+
+    # -- boards and states ----------------------------------------------------------------
+    def parse(self, board, what="start"):
+        """Validate ``board`` against this puzzle (length, labels, blank, same tiles as the goal,
+        solvable) and return it as a ``uint8`` array."""
+        arr = parse_board(board, self.rows, self.cols, what=what)
+        want, have = Counter(self.goal.tolist()), Counter(arr.tolist())
+        if want != have:
+            dup = _duplicates(arr)
+            if dup and self.distinct:
+                tile, count = next(iter(dup.items()))
+                raise PuzzleError(
+                    f"{what}: tile {tile} appears {count} times; tiles must be distinct "
+                    f"(give a goal with the same repeated labels to use indistinguishable tiles)"
+                )
+            missing = sorted((want - have).elements())
+            extra = sorted((have - want).elements())
+            raise PuzzleError(
+                f"{what} and goal do not hold the same tiles: missing {missing}, extra {extra}"
+            )
+        if self.distinct and parity_class(arr, self.cols) != parity_class(self.goal, self.cols):
+            raise UnsolvableError(
+                f"{what} is unsolvable: it lies in the other parity class from the goal "
+                f"(tile-permutation parity plus (cols-1) x blank row differs), so no sequence of "
+                f"moves reaches the goal"
+            )
+        return arr
+
+    def encode(self, board):
+        """Board (validated) -> kernel state: labels then the blank's cell."""
+        arr = np.asarray(board, dtype=np.uint8)
+        state = np.empty(self.state_len, dtype=np.uint8)
+        state[: self.n_cells] = arr
+        state[self.n_cells] = int(np.flatnonzero(arr == 0)[0])
+        return state
+
+    def decode(self, state):
+        """Kernel state -> board as a list of ints."""
+        return [int(x) for x in state[: self.n_cells]]
+
+    def start_h(self, state):
+        return int(_heuristic(state, self.params))
+
+    # -- hashing ---------------------------------------------------------------------------
+    @property
+    def n_ranks(self):
+        """Size of the rank table (the positions reachable from the goal)."""
+        if not self.distinct:
+            raise PuzzleError(
+                "boards with repeated labels need the multiset-permutation hash, which this "
+                "version does not have yet; use --method idastar, astar, bidir or iddfs"
+            )
+        check_rank_size(self.n_cells - 1)
+        return self.n_cells * int(self.params.half)
+
+    # -- moves ------------------------------------------------------------------------------
+    def apply_moves(self, board, moves):
+        """Replay blank moves (a string of u/d/l/r) from ``board``; return every board on the way
+        (the first is ``board`` itself). Raises :class:`PuzzleError` on an impossible move."""
+        cur = [int(x) for x in board]
+        out = [list(cur)]
+        b = cur.index(0)
+        for k, ch in enumerate(moves):
+            if ch not in MOVE_NAMES:
+                raise PuzzleError(f"move {k}: {ch!r} is not one of u, d, l, r")
+            t = int(self.params.nbr[b, MOVE_NAMES.index(ch)])
+            if t < 0:
+                raise PuzzleError(f"move {k}: the blank cannot move {ch!r} from cell {b}")
+            cur[b], cur[t] = cur[t], 0
+            b = t
+            out.append(list(cur))
+        return out
+
+    def tiles_moved(self, board, moves):
+        """Convert blank moves to the labels of the tiles moved (document 000's notation)."""
+        boards = self.apply_moves(board, moves)
+        # the tile moved lands where the blank was
+        return [after[before.index(0)] for before, after in zip(boards, boards[1:])]
+
+
+def tiles_to_blank_moves(board, tiles, cols):
+    """Convert a sequence of moved tile labels back to blank moves u/d/l/r."""
+    cur = [int(x) for x in board]
+    moves = []
+    for k, tile in enumerate(tiles):
+        b = cur.index(0)
+        cells = [i for i, x in enumerate(cur) if x == tile]
+        step = None
+        for t in cells:
+            d = t - b
+            if d == -cols:
+                step = "u"
+            elif d == cols:
+                step = "d"
+            elif d == -1 and b % cols != 0:
+                step = "l"
+            elif d == 1 and t % cols != 0:
+                step = "r"
+            if step:
+                break
+        if step is None:
+            raise PuzzleError(f"move {k}: tile {tile} is not next to the blank")
+        moves.append(step)
+        cur[b], cur[t] = cur[t], 0
+    return "".join(moves)

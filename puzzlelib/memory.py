@@ -1,0 +1,45 @@
+"""Refuse allocations that would not fit, before making them."""
+
+import os
+
+from .errors import PuzzleError
+
+#: Use at most this share of the memory available now for one table.
+SHARE = 0.8
+
+
+def available_bytes():
+    """Memory available to a new allocation (``PUZZLELIB_MAX_BYTES`` overrides, for tests)."""
+    override = os.environ.get("PUZZLELIB_MAX_BYTES")
+    if override:
+        return int(override)
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 62
+
+
+def human(n):
+    n = float(n)
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if n < 1024 or unit == "EiB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+
+
+def check_fits(n_bytes, what):
+    """Raise :class:`PuzzleError` if ``n_bytes`` would not fit in the memory available."""
+    avail = available_bytes()
+    if n_bytes > SHARE * avail:
+        raise PuzzleError(
+            f"{what} needs {human(n_bytes)} of memory, but only {human(avail)} is available; "
+            f"choose a smaller board or a search that does not need the full table "
+            f"(idastar, astar, bidir)"
+        )

@@ -1,0 +1,158 @@
+"""A* (and greedy best-first) search on whole states.
+
+Nodes live in a :mod:`.statetable` set (the closed and open sets together, keyed by the whole
+state); a binary heap orders them by ``f = weight_g * g + h``, ties broken towards larger ``g``
+(deeper nodes first). ``weight_g = 1`` is A*, optimal with an admissible heuristic;
+``weight_g = 0`` is greedy best-first search (``f = h``): fast, not optimal.
+
+A node found again by a shorter route is reopened, so A* stays optimal even with a heuristic
+that is admissible but not consistent. ``max_states`` bounds memory: the search stops with a
+status instead of swapping.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..domain import ILLEGAL
+from .statetable import find, grow_rows, insert, new_table
+
+FOUND, EXHAUSTED, STATE_LIMIT = 0, 1, 2
+
+_G_BITS = 20
+_G_MASK = (1 << _G_BITS) - 1
+
+
+@njit(cache=True)
+def _key(f, g):
+    return (np.int64(f) << _G_BITS) | (_G_MASK - g)
+
+
+@njit(cache=True)
+def _heap_push(keys, vals, n, key, val):
+    if n == keys.shape[0]:
+        keys = grow_rows(keys, 2 * n)
+        vals = grow_rows(vals, 2 * n)
+    i = n
+    while i > 0:
+        parent = (i - 1) >> 1
+        if keys[parent] <= key:
+            break
+        keys[i] = keys[parent]
+        vals[i] = vals[parent]
+        i = parent
+    keys[i] = key
+    vals[i] = val
+    return keys, vals
+
+
+@njit(cache=True)
+def _heap_pop(keys, vals, n):
+    """Remove the smallest entry (``n`` > 0 entries); return its value."""
+    top = vals[0]
+    n -= 1
+    key = keys[n]
+    val = vals[n]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and keys[c + 1] < keys[c]:
+            c += 1
+        if keys[c] >= key:
+            break
+        keys[i] = keys[c]
+        vals[i] = vals[c]
+        i = c
+    if n > 0:
+        keys[i] = key
+        vals[i] = val
+    return top
+
+
+@njit
+def _astar(start, fns, p, weight_g, max_states):
+    """Returns (status, moves, states stored, nodes expanded, bytes used)."""
+    L = p.state_len
+    cap = 4096
+    slots, pool = new_table(L, cap)
+    g = np.empty(cap, dtype=np.int64)
+    h = np.empty(cap, dtype=np.int64)
+    parent = np.empty(cap, dtype=np.int64)
+    move = np.empty(cap, dtype=np.int64)
+    closed = np.zeros(cap, dtype=np.uint8)
+    keys = np.empty(cap, dtype=np.int64)
+    vals = np.empty(cap, dtype=np.int64)
+    slots, pool = insert(slots, pool, 0, start)
+    n = 1
+    g[0] = 0
+    h[0] = fns.heuristic(start, p)
+    parent[0] = -1
+    move[0] = -1
+    n_heap = 0
+    keys, vals = _heap_push(keys, vals, n_heap, _key(h[0], 0), 0)
+    n_heap += 1
+    buf = np.empty(L, dtype=np.uint8)
+    expanded = 0
+    status = EXHAUSTED
+    goal_idx = -1
+    while n_heap > 0:
+        idx = _heap_pop(keys, vals, n_heap)
+        n_heap -= 1
+        if closed[idx]:
+            continue
+        closed[idx] = 1
+        buf[:] = pool[idx]
+        if fns.is_goal(buf, p):
+            status = FOUND
+            goal_idx = idx
+            break
+        expanded += 1
+        for m in range(p.n_moves):
+            if move[idx] >= 0 and m == fns.inverse(move[idx]):
+                continue  # straight back to the parent
+            dh = fns.step(buf, m, p)
+            if dh == ILLEGAL:
+                continue
+            ng = g[idx] + 1
+            j = find(slots, pool, buf)
+            if j < 0:
+                if n == g.shape[0]:
+                    g = grow_rows(g, 2 * n)
+                    h = grow_rows(h, 2 * n)
+                    parent = grow_rows(parent, 2 * n)
+                    move = grow_rows(move, 2 * n)
+                    closed = grow_rows(closed, 2 * n)
+                slots, pool = insert(slots, pool, n, buf)
+                j = n
+                n += 1
+                h[j] = h[idx] + dh
+                closed[j] = 0
+            elif ng >= g[j]:
+                fns.step(buf, fns.inverse(m), p)
+                continue
+            g[j] = ng
+            parent[j] = idx
+            move[j] = m
+            closed[j] = 0
+            keys, vals = _heap_push(keys, vals, n_heap, _key(weight_g * ng + h[j], ng), j)
+            n_heap += 1
+            fns.step(buf, fns.inverse(m), p)
+        if n > max_states:
+            status = STATE_LIMIT
+            break
+    used = slots.nbytes + pool.nbytes + g.shape[0] * 41 + keys.nbytes + vals.nbytes
+    if status != FOUND:
+        return status, np.empty(0, dtype=np.int64), n, expanded, used
+    length = 0
+    j = goal_idx
+    while parent[j] >= 0:
+        length += 1
+        j = parent[j]
+    moves = np.empty(length, dtype=np.int64)
+    j = goal_idx
+    while parent[j] >= 0:
+        length -= 1
+        moves[length] = move[j]
+        j = parent[j]
+    return status, moves, n, expanded, used

@@ -1,0 +1,130 @@
+"""Bidirectional breadth-first search on whole states (meet in the middle).
+
+Two searches, one from the start and one backwards from the goal, each layer by layer, always
+expanding the side whose frontier is smaller. A state generated on one side is looked up in
+the other side's set; the first meeting gives a shortest path.
+
+Why the first meeting is optimal: while no meeting has been seen with the sides complete to
+depths ``a`` and ``b``, every path is longer than ``a + b``. Expanding one side to ``a + 1``, a
+meeting costs at most ``a + 1 + b``, which is then the shortest possible.
+
+Both sides store whole states (see :mod:`.statetable`), so the search needs no perfect hash and
+works on spaces far too large to rank. ``max_depth`` caps ``a + b``; moves must be reversible
+(``inverse``) so the backward side can use the same move generator.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..domain import ILLEGAL
+from .statetable import find, grow_rows, insert, new_table
+
+FOUND, NOT_WITHIN_DEPTH, STATE_LIMIT, EXHAUSTED = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _path_to(idx, parent, move):
+    """Moves from the side's root to pool row ``idx``."""
+    n = 0
+    j = idx
+    while parent[j] >= 0:
+        n += 1
+        j = parent[j]
+    out = np.empty(n, dtype=np.int64)
+    j = idx
+    while parent[j] >= 0:
+        n -= 1
+        out[n] = move[j]
+        j = parent[j]
+    return out
+
+
+@njit
+def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns, p):
+    """Expand rows ``[lo, hi)`` of one side into its next layer, checking each new state
+    against the other side. Returns the side's (possibly grown) arrays, its new size, and the
+    meeting as (row on this side, row on the other side), or (-1, -1)."""
+    buf = np.empty(p.state_len, dtype=np.uint8)
+    for idx in range(lo, hi):
+        buf[:] = pool[idx]
+        for m in range(p.n_moves):
+            if fns.step(buf, m, p) == ILLEGAL:
+                continue
+            if find(slots, pool, buf) < 0:
+                if n == par.shape[0]:
+                    par = grow_rows(par, 2 * n)
+                    mov = grow_rows(mov, 2 * n)
+                slots, pool = insert(slots, pool, n, buf)
+                par[n] = idx
+                mov[n] = m
+                n += 1
+                j = find(other_slots, other_pool, buf)
+                if j >= 0:
+                    return slots, pool, par, mov, n, n - 1, j
+            fns.step(buf, fns.inverse(m), p)
+    return slots, pool, par, mov, n, -1, -1
+
+
+@njit
+def _bidirectional(start, goal, fns, p, max_depth, max_states):
+    """Returns (status, moves, layer ends forward, layer ends backward, bytes used).
+
+    ``ends[k]`` is the number of states of depth ``<= k`` on that side."""
+    cap = 1024
+    slots_f, pool_f = new_table(p.state_len, cap)
+    slots_b, pool_b = new_table(p.state_len, cap)
+    par_f = np.full(cap, -1, dtype=np.int64)
+    mov_f = np.empty(cap, dtype=np.int64)
+    par_b = np.full(cap, -1, dtype=np.int64)
+    mov_b = np.empty(cap, dtype=np.int64)
+    slots_f, pool_f = insert(slots_f, pool_f, 0, start)
+    slots_b, pool_b = insert(slots_b, pool_b, 0, goal)
+    n_f = 1
+    n_b = 1
+    ends_f = np.zeros(max_depth + 2, dtype=np.int64)
+    ends_b = np.zeros(max_depth + 2, dtype=np.int64)
+    ends_f[0] = 1
+    ends_b[0] = 1
+    d_f = 0
+    d_b = 0
+    status = NOT_WITHIN_DEPTH
+    meet_f = -1
+    meet_b = -1
+    if find(slots_b, pool_b, start) >= 0:
+        status = FOUND
+        meet_f = 0
+        meet_b = 0
+    while status == NOT_WITHIN_DEPTH and d_f + d_b < max_depth:
+        lo_f = ends_f[d_f - 1] if d_f > 0 else 0
+        lo_b = ends_b[d_b - 1] if d_b > 0 else 0
+        if n_f == lo_f or n_b == lo_b:
+            status = EXHAUSTED  # one side has no frontier left: no path at all
+            break
+        if n_f - lo_f <= n_b - lo_b:  # expand the smaller frontier
+            slots_f, pool_f, par_f, mov_f, n_f, meet_f, meet_b = _expand_side(
+                lo_f, n_f, slots_f, pool_f, par_f, mov_f, n_f, slots_b, pool_b, fns, p
+            )
+            d_f += 1
+            ends_f[d_f] = n_f
+        else:
+            slots_b, pool_b, par_b, mov_b, n_b, meet_b, meet_f = _expand_side(
+                lo_b, n_b, slots_b, pool_b, par_b, mov_b, n_b, slots_f, pool_f, fns, p
+            )
+            d_b += 1
+            ends_b[d_b] = n_b
+        if meet_f >= 0:
+            status = FOUND
+        elif n_f + n_b > max_states:
+            status = STATE_LIMIT
+    used = (slots_f.nbytes + pool_f.nbytes + slots_b.nbytes + pool_b.nbytes
+            + par_f.nbytes + mov_f.nbytes + par_b.nbytes + mov_b.nbytes)
+    if status != FOUND:
+        return status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used
+    head = _path_to(meet_f, par_f, mov_f)
+    tail = _path_to(meet_b, par_b, mov_b)
+    moves = np.empty(head.shape[0] + tail.shape[0], dtype=np.int64)
+    moves[: head.shape[0]] = head
+    # the backward side went goal -> meeting point; walk it the other way
+    for k in range(tail.shape[0]):
+        moves[head.shape[0] + k] = fns.inverse(tail[tail.shape[0] - 1 - k])
+    return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used

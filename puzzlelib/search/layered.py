@@ -1,0 +1,165 @@
+"""Layered breadth-first search over a ``uint8`` distance table indexed by rank.
+
+``dist[r]`` holds the depth of the position whose rank is ``r`` (:data:`~puzzlelib.domain.UNSEEN`
+until reached). Layer ``d + 1`` is made by scanning the table for entries equal to ``d``,
+unranking each, applying every move and marking unseen neighbours ``d + 1``. No queue is kept:
+the table *is* the frontier, one byte per position.
+
+Parallel expansion (``prange`` over chunks of the table) is race-free where it matters: a
+thread only ever writes ``d + 1`` into an unseen entry, so two threads racing on one entry write
+the same byte, and entries equal to ``d`` are never written during the layer. Layer sizes are
+counted while scanning (entries equal to ``d`` are stable), so the counts are exact.
+"""
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from ..domain import ILLEGAL, UNSEEN
+from ..errors import SearchLimitError
+
+#: Table entries per parallel work item.
+CHUNK = 1 << 14
+#: Tables at least this large are scanned in parallel when more than one thread is available.
+#: Every layer scans the whole table, so below this size one thread finishes a layer before
+#: a parallel region pays for starting (the 8-puzzle's 181,440 entries take well under a
+#: millisecond a layer); above it each layer is split into chunks of ``CHUNK`` entries.
+PARALLEL_MIN_TABLE = 1 << 20
+#: The greatest depth a uint8 table can hold (255 means unseen).
+MAX_DEPTH = UNSEEN - 1
+
+
+@njit
+def _expand_range(lo, hi, dist, depth, fns, p):
+    """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``.
+
+    Returns (positions of depth ``depth`` found, neighbours newly marked ``depth + 1``)."""
+    state = np.empty(p.state_len, dtype=np.uint8)
+    found = 0
+    marked = 0
+    nxt = np.uint8(depth + 1)
+    for r in range(lo, hi):
+        if dist[r] != depth:
+            continue
+        found += 1
+        fns.unrank(r, p, state)
+        for m in range(p.n_moves):
+            if fns.step(state, m, p) == ILLEGAL:
+                continue
+            r2 = fns.rank(state, p)
+            if dist[r2] == UNSEEN:
+                dist[r2] = nxt
+                marked += 1
+            fns.step(state, fns.inverse(m), p)
+    return found, marked
+
+
+@njit
+def _layer_serial(dist, depth, fns, p):
+    return _expand_range(0, dist.shape[0], dist, depth, fns, p)
+
+
+@njit(parallel=True)
+def _layer_parallel(dist, depth, fns, p):
+    n = dist.shape[0]
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    found = np.zeros(n_chunks, dtype=np.int64)
+    marked = np.zeros(n_chunks, dtype=np.int64)
+    for c in prange(n_chunks):
+        lo = c * CHUNK
+        hi = min(lo + CHUNK, n)
+        found[c], marked[c] = _expand_range(lo, hi, dist, depth, fns, p)
+    # marked can over-count when two threads mark one entry; only "> 0" is used from it
+    return found.sum(), marked.sum()
+
+
+@njit(cache=True)
+def _ranks_at_depth(dist, depth, limit):
+    """The first ``limit`` ranks whose entry equals ``depth``, and how many there are in all."""
+    out = np.empty(limit, dtype=np.int64)
+    k = 0
+    total = 0
+    for r in range(dist.shape[0]):
+        if dist[r] == depth:
+            if k < limit:
+                out[k] = r
+                k += 1
+            total += 1
+    return out[:k], total
+
+
+@njit
+def _walk_down(dist, r_end, fns, p):
+    """Moves of a shortest path from a depth-0 position to rank ``r_end``, read back from the
+    table by stepping to a neighbour one layer lower until depth 0."""
+    depth = np.int64(dist[r_end])
+    moves = np.empty(depth, dtype=np.int64)
+    state = np.empty(p.state_len, dtype=np.uint8)
+    fns.unrank(r_end, p, state)
+    while depth > 0:
+        stepped = False
+        for m in range(p.n_moves):
+            if fns.step(state, m, p) == ILLEGAL:
+                continue
+            if dist[fns.rank(state, p)] == depth - 1:
+                # we moved back along m, so the path goes forward along inverse(m)
+                moves[depth - 1] = fns.inverse(m)
+                stepped = True
+                break
+            fns.step(state, fns.inverse(m), p)
+        if not stepped:
+            return moves[:0]  # cannot happen in a consistent table
+        depth -= 1
+    return moves
+
+
+@njit(cache=True)
+def _count_reached(dist):
+    total = 0
+    for r in range(dist.shape[0]):
+        if dist[r] != UNSEEN:
+            total += 1
+    return total
+
+
+def use_parallel(table_size):
+    """Whether layers of a table this large are expanded with ``prange``."""
+    return numba.get_num_threads() > 1 and table_size >= PARALLEL_MIN_TABLE
+
+
+def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None):
+    """Breadth-first search from ``start_ranks`` (all at depth 0) over a fresh distance table.
+
+    Stops after the layer in which ``stop_rank`` is reached (when given), or when a layer adds
+    nothing. ``progress`` is called after each layer as ``progress(depth, layer_count, total)``.
+
+    Returns ``(dist, counts)``: the table and the exact number of positions at each depth.
+    """
+    dist = np.full(n_ranks, UNSEEN, dtype=np.uint8)
+    for r in start_ranks:
+        dist[int(r)] = 0
+    counts = []
+    depth = 0
+    total = 0
+    kernel = _layer_parallel if use_parallel(n_ranks) else _layer_serial
+    while True:
+        found, marked = kernel(dist, depth, fns, params)
+        counts.append(int(found))
+        total += int(found)
+        if progress is not None:
+            progress(depth, int(found), total)
+        if marked == 0:
+            break
+        if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
+            # the stop position is in layer depth + 1: count that layer and finish
+            _, last = _ranks_at_depth(dist, depth + 1, 0)
+            counts.append(int(last))
+            if progress is not None:
+                progress(depth + 1, int(last), total + int(last))
+            break
+        depth += 1
+        if depth >= MAX_DEPTH:
+            raise SearchLimitError(
+                f"depth {depth} reached: deeper layers do not fit the uint8 distance table"
+            )
+    return dist, counts
