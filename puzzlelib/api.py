@@ -324,9 +324,10 @@ def solve(
             path = None
     elif method in ("iddfs", "idastar"):
         comp = _warm(method)
-        bound0 = _blank_distance(puz, start_arr) % 2 if method == "iddfs" else 0
+        # every solution has the parity of the blank's distance to its goal cell
+        bound0 = _blank_distance(puz, start_arr) % 2
         t0 = time.perf_counter()
-        status, length, sols, nodes, path, iterations = _ida_mod._iterative_deepening(
+        status, length, sols, nodes, path, iterations, first = _ida_mod._iterative_deepening(
             s, puz.fns, puz.params, bound0, all_solutions, max_bound, node_limit
         )
         seconds = time.perf_counter() - t0
@@ -335,7 +336,7 @@ def solve(
         if status != _ida_mod.FOUND:
             raise SearchLimitError(f"{method} found no solution within bound {max_bound}")
         extra["iterations"] = int(iterations)
-        extra["initial_bound"] = int(max(bound0, puz.start_h(s)))
+        extra["initial_bound"] = int(first)
         if all_solutions:
             solutions = int(sols)
     else:  # astar, greedy

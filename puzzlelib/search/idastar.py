@@ -6,9 +6,11 @@ The search never applies the move that undoes the previous one, keeps only the c
 (an explicit stack, no recursion) and can keep going after the first solution to count every
 optimal one.
 
-The next bound is the smallest ``f`` that went over the current one, but at least
-``bound + params.bound_step``: on sliding-tile boards every solution has the parity of the
-blank's distance, so the bound can step by 2 (document 000).
+The next bound is the smallest ``f`` that went over the current one, rounded up to a whole
+number of ``params.bound_step`` steps: on sliding-tile boards every solution has the parity of the
+blank's distance, so the bound starts with that parity and steps by 2 (document 000). Rounding
+keeps the parity even when a heuristic's values do not have it (with indistinguishable tiles the
+distance to the nearest home does not).
 """
 
 import numpy as np
@@ -37,8 +39,11 @@ def _dfs_bounded(state, h0, bound, fns, p, count_all, path, node_budget):
     first_len = -1
     nodes = 0
     over = np.int64(1) << 62
-    if h0 == 0 and bound == 0 and fns.is_goal(state, p):
-        return 1, 0, over, 0
+    if bound == 0:
+        # only the start itself lies within bound 0; its children would have f >= 1
+        if h0 == 0 and fns.is_goal(state, p):
+            return 1, 0, over, 0
+        return 0, 0, np.int64(1), -1
     depth = 0
     while depth >= 0:
         m = next_move[depth]
@@ -91,12 +96,18 @@ def _dfs_bounded(state, h0, bound, fns, p, count_all, path, node_budget):
 
 @njit
 def _iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit):
-    """Deepen from ``bound0`` until a solution or ``max_bound``.
+    """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
+    (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
+    whole steps.
 
-    Returns (status, length, solutions, nodes, path, iterations)."""
+    Returns (status, length, solutions, nodes, path, iterations, first bound)."""
     state = start.copy()
     h0 = fns.heuristic(state, p)
-    bound = max(bound0, h0)
+    step = p.bound_step
+    bound = bound0
+    if h0 > bound:
+        bound += (h0 - bound + step - 1) // step * step
+    first_bound = bound
     path = np.empty(max_bound + 1, dtype=np.int64)
     nodes = 0
     iterations = 0
@@ -105,11 +116,11 @@ def _iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit
         budget = node_limit - nodes if node_limit > 0 else 0
         sols, n, over, length = _dfs_bounded(state, h0, bound, fns, p, count_all, path, budget)
         if n < 0:
-            return NODE_LIMIT, -1, 0, nodes - n, path[:0], iterations
+            return NODE_LIMIT, -1, 0, nodes - n, path[:0], iterations, first_bound
         nodes += n
         if sols > 0:
-            return FOUND, length, sols, nodes, path[:length].copy(), iterations
+            return FOUND, length, sols, nodes, path[:length].copy(), iterations, first_bound
         if over >= np.int64(1) << 62:
             break  # nothing over the bound: the space below it is exhausted
-        bound = max(over, bound + p.bound_step)
-    return EXHAUSTED, -1, 0, nodes, path[:0], iterations
+        bound += max(1, (over - bound + step - 1) // step) * step
+    return EXHAUSTED, -1, 0, nodes, path[:0], iterations, first_bound

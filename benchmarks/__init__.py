@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m benchmarks`` (or ``make bench``)."""

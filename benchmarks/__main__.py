@@ -1,0 +1,5 @@
+import sys
+
+from .bench_8puzzle import main
+
+sys.exit(main())

@@ -1,0 +1,94 @@
+"""Document 000's experiments: numba kernels against the plain-Python teaching versions,
+measured side by side in one run.
+
+    python -m benchmarks [--repeat 9] [--python-repeat 3] [--skip-slow] [--csv FILE]
+
+For each experiment: the median wall time of the kernel (search only, after compilation), the
+median of the plain-Python version, their ratio, and the kernel's compile time (paid once per
+process, reported apart). ``--skip-slow`` leaves out the plain-Python IDDFS without pruning
+(about 150 million nodes: minutes in Python).
+"""
+
+import argparse
+import os
+import platform
+import statistics
+import time
+
+import numba
+
+from puzzlelib import api, layers, solve, teaching
+
+START = (8, 6, 7, 2, 5, 4, 3, 0, 1)
+GOAL = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+
+
+def _median_time(fn, repeat):
+    times = []
+    result = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def experiments():
+    """(name, kernel call returning (result, search seconds), plain-Python call, what to compare)."""
+    return [
+        ("bfs", lambda: solve(START, method="bfs"), lambda: teaching.bfs(START, GOAL, 3, 3),
+         lambda k, p: k.length == len(p[0]) == 31),
+        ("bidir", lambda: solve(START, method="bidir"),
+         lambda: teaching.bidirectional_bfs(START, GOAL, 3, 3),
+         lambda k, p: k.length == len(p[0]) == 31),
+        ("longest", lambda: layers(GOAL), lambda: teaching.layers(GOAL, 3, 3),
+         lambda k, p: k.counts == p[0] and k.n_farthest == len(p[1]) == 2),
+        ("iddfs", lambda: solve(START, method="iddfs", all_solutions=True),
+         lambda: teaching.iddfs(START, GOAL, 3, 3),
+         lambda k, p: (k.length, k.solutions) == p[:2] == (31, 40)),
+        ("iddfs_lower_bound", lambda: solve(START, method="idastar", all_solutions=True),
+         lambda: teaching.iddfs(START, GOAL, 3, 3, lower_bound=True),
+         lambda k, p: (k.length, k.solutions) == p[:2] == (31, 40)),
+    ]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=9, help="kernel runs per experiment (median)")
+    ap.add_argument("--python-repeat", type=int, default=3, help="plain-Python runs (median)")
+    ap.add_argument("--skip-slow", action="store_true", help="skip plain-Python IDDFS without pruning")
+    ap.add_argument("--csv", help="also write the table to this CSV file")
+    args = ap.parse_args(argv)
+
+    print(f"machine: {platform.machine()} {platform.processor() or ''}, {os.cpu_count()} CPUs, "
+          f"numba {numba.__version__} with {numba.get_num_threads()} threads, "
+          f"Python {platform.python_version()}")
+    rows = []
+    for name, kernel, plain, agree in experiments():
+        method = {"longest": "layers", "iddfs_lower_bound": "idastar"}.get(name, name)
+        compile_s = api.compile_seconds(method)
+        kernel()  # one untimed run: first-touch page faults, caches
+        runs = [kernel() for _ in range(args.repeat)]
+        k_med = statistics.median(r.seconds for r in runs)
+        if args.skip_slow and name == "iddfs":
+            p_med, ok = None, None
+        else:
+            reps = 1 if name == "iddfs" else args.python_repeat
+            p_med, p_res = _median_time(plain, reps)
+            ok = agree(runs[-1], p_res)
+            assert ok, f"{name}: kernel and plain Python disagree"
+        rows.append((name, k_med, p_med, compile_s))
+        ratio = f"{p_med / k_med:10.0f}x" if p_med else "   skipped"
+        plain_txt = f"{p_med * 1e3:12.1f}" if p_med else "     skipped"
+        print(f"{name:18s} kernel {k_med * 1e3:9.2f} ms   plain Python {plain_txt} ms   "
+              f"ratio {ratio}   compile {compile_s:5.2f} s", flush=True)
+    if args.csv:
+        import csv
+
+        with open(args.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["experiment", "kernel_ms", "python_ms", "ratio", "compile_s"])
+            for name, k, p, c in rows:
+                w.writerow([name, k * 1e3, "" if p is None else p * 1e3,
+                            "" if p is None else p / k, c])
+    return 0

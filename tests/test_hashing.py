@@ -1,0 +1,78 @@
+"""Rank/unrank round trips: exhaustive for n <= 9, random for n = 16 and 20."""
+
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+from numba import njit
+
+from puzzlelib.errors import PuzzleError
+from puzzlelib.hashing import check_rank_size, perm_parity, perm_rank, perm_rank_skip, perm_unrank
+
+
+@njit
+def _round_trip_all(n):
+    """For every rank r < n!: unrank, check it is a permutation, rank again. Returns the first
+    failing rank or -1."""
+    out = np.empty(n, dtype=np.uint8)
+    total = 1
+    for k in range(2, n + 1):
+        total *= k
+    for r in range(total):
+        parity = perm_unrank(r, n, out)
+        seen = 0
+        for i in range(n):
+            seen |= 1 << out[i]
+        if seen != (1 << n) - 1 or perm_rank(out, n) != r or perm_parity(out, n) != parity:
+            return r
+    return -1
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_round_trip_exhaustive(n):
+    assert _round_trip_all(n) == -1
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_rank_is_lexicographic(n):
+    # itertools yields permutations in lexicographic order: the k-th must have rank k
+    for k, perm in enumerate(itertools.permutations(range(n))):
+        assert perm_rank(np.array(perm, dtype=np.uint8), n) == k
+
+
+@pytest.mark.parametrize("n", [12, 16, 17, 20])
+def test_round_trip_random(n):
+    rng = random.Random(n)
+    out = np.empty(n, dtype=np.uint8)
+    for _ in range(2000):
+        perm = list(range(n))
+        rng.shuffle(perm)
+        arr = np.array(perm, dtype=np.uint8)
+        r = perm_rank(arr, n)
+        assert 0 <= r < math.factorial(n)
+        parity = perm_unrank(r, n, out)
+        assert out.tolist() == perm
+        inversions = sum(perm[i] > perm[j] for i in range(n) for j in range(i + 1, n))
+        assert parity == inversions % 2 == perm_parity(arr, n)
+
+
+def test_extreme_ranks():
+    out = np.empty(20, dtype=np.uint8)
+    perm_unrank(math.factorial(20) - 1, 20, out)
+    assert out.tolist() == list(range(19, -1, -1))
+    perm_unrank(0, 16, out)
+    assert out[:16].tolist() == list(range(16))
+
+
+def test_rank_skip_leaves_out_a_position():
+    seq = np.array([3, 1, 0, 4, 2], dtype=np.uint8)  # skip the 0 at position 2, shift by 1
+    expected = perm_rank(np.array([2, 0, 3, 1], dtype=np.uint8), 4)
+    assert perm_rank_skip(seq, 5, 2, 1) == expected
+
+
+def test_too_many_items_is_refused():
+    check_rank_size(20)
+    with pytest.raises(PuzzleError, match="too many"):
+        check_rank_size(21)

@@ -1,0 +1,140 @@
+"""The sliding-tile domain: encoding, moves, the half-space hash, validation messages."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+from puzzlelib import PuzzleError, SlidingPuzzle, UnsolvableError
+from puzzlelib.domain import ILLEGAL
+from puzzlelib.domains.sliding import parity_class, tiles_to_blank_moves
+
+from . import reference
+
+
+@njit
+def _all_states(fns, p, n_ranks):
+    out = np.empty((n_ranks, p.state_len), dtype=np.uint8)
+    for r in range(n_ranks):
+        fns.unrank(r, p, out[r])
+    return out
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)])
+def test_rank_is_a_bijection_onto_the_reachable_half(rows, cols):
+    puz = SlidingPuzzle(rows, cols)
+    n = puz.n_ranks
+    states = _all_states(puz.fns, puz.params, n)
+    reachable = reference.distances(list(puz.goal), rows, cols)
+    assert n == len(reachable)  # n!/2
+    seen = set()
+    for r in range(n):
+        s = states[r]
+        board = puz.decode(s)
+        assert s[-1] == board.index(0)  # the blank's cell is stored last
+        assert reference.to_str(board) in reachable
+        assert puz.fns.rank(s, puz.params) == r
+        seen.add(tuple(board))
+    assert len(seen) == n
+
+
+def test_step_and_inverse_restore_the_state(rng):
+    puz = SlidingPuzzle(3, 4)
+    from .conftest import random_board
+
+    s = puz.encode(np.array(random_board(3, 4, rng), dtype=np.uint8))
+    h = puz.fns.heuristic(s, puz.params)
+    for _ in range(500):
+        m = rng.randrange(4)
+        before = s.copy()
+        dh = puz.fns.step(s, m, puz.params)
+        if dh == ILLEGAL:
+            assert (s == before).all()
+            continue
+        h += dh
+        assert h == puz.fns.heuristic(s, puz.params)  # incremental = full Manhattan
+        assert reference.to_str(puz.decode(s)) in reference.moves_from(
+            reference.to_str(puz.decode(before)), 3, 4
+        )
+        if rng.random() < 0.3:
+            assert puz.fns.step(s, puz.fns.inverse(m), puz.params) != ILLEGAL
+            h = puz.fns.heuristic(s, puz.params)
+            assert (s == before).all()
+
+
+def test_manhattan_of_document_start():
+    puz = SlidingPuzzle(3, 3)
+    s = puz.encode(puz.parse("8 6 7 2 5 4 3 0 1"))
+    assert puz.start_h(s) == 21
+
+
+def test_repeated_labels_manhattan_is_distance_to_nearest_home():
+    puz = SlidingPuzzle(2, 3, goal="1 1 2 2 3 0")
+    assert not puz.distinct
+    s = puz.encode(puz.parse("2 2 1 1 0 3"))
+    # goal homes: 1 -> (0,0),(0,1); 2 -> (0,2),(1,0); 3 -> (1,1). In the start each tile is one
+    # step from its nearest home: 2@(0,0)->(1,0), 2@(0,1)->(0,2), 1@(0,2)->(0,1), 1@(1,0)->(0,0),
+    # 3@(1,2)->(1,1); a sum over homes taken jointly (2+1+...) would be larger.
+    assert puz.start_h(s) == 5
+
+
+def test_tiles_notation_round_trip():
+    puz = SlidingPuzzle(3, 3)
+    start = [8, 6, 7, 2, 5, 4, 3, 0, 1]
+    moves = "ruulddruuldldrrullurrdlldruurdd"
+    tiles = puz.tiles_moved(start, moves)
+    assert tiles[0] == 1  # the blank goes right, so tile 1 slides left
+    assert tiles_to_blank_moves(start, tiles, 3) == moves
+    assert puz.apply_moves(start, moves)[-1] == list(puz.goal)
+
+
+@pytest.mark.parametrize(
+    "board,message",
+    [
+        ("1 2 3", "expected 9 labels for a 3x3 board, got 3"),
+        ("1 2 3 4 5 6 7 8 9", "label 9 is out of range 0..8"),
+        ("1 2 3 4 5 6 7 -1 0", "label -1 is out of range"),
+        ("1 2 3 4 5 6 7 8 x", "label 'x' is not an integer"),
+        ("1 2 3 4 5 6 7 8 1", "no blank"),
+        ("0 2 3 4 5 6 7 0 1", "2 blanks"),
+        ("1 1 3 4 5 6 7 8 0", "tile 1 appears 2 times; tiles must be distinct"),
+    ],
+)
+def test_bad_boards_are_named(board, message):
+    with pytest.raises(PuzzleError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        SlidingPuzzle(3, 3).parse(board)
+
+
+def test_unsolvable_is_reported_as_such():
+    with pytest.raises(UnsolvableError, match="unsolvable"):
+        SlidingPuzzle(3, 3).parse("1 2 3 4 5 6 8 7 0")
+    with pytest.raises(UnsolvableError):
+        SlidingPuzzle(4, 4).parse("1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0")
+
+
+def test_parity_class_matches_reachability():
+    for rows, cols in [(2, 2), (2, 3), (3, 3), (2, 4)]:
+        goal = list(SlidingPuzzle(rows, cols).goal)
+        reach = reference.distances(goal, rows, cols)
+        import itertools
+
+        for perm in itertools.islice(itertools.permutations(range(rows * cols)), 3000):
+            same = parity_class(np.array(perm), cols) == parity_class(np.array(goal), cols)
+            assert same == (reference.to_str(perm) in reach)
+
+
+@pytest.mark.parametrize("size", ["1x3", "6x6", "3", "axb", "3x3x3"])
+def test_bad_sizes(size):
+    from puzzlelib.domains.sliding import parse_size
+
+    with pytest.raises(PuzzleError, match="board size"):
+        parse_size(size)
+
+
+def test_start_and_goal_with_different_tiles():
+    with pytest.raises(PuzzleError, match="do not hold the same tiles"):
+        SlidingPuzzle(2, 3, goal="1 1 2 2 3 0").parse("1 1 1 2 3 0")
+
+
+def test_repeated_labels_have_no_rank_yet():
+    with pytest.raises(PuzzleError, match="repeated labels"):
+        SlidingPuzzle(2, 3, goal="1 1 2 2 3 0").n_ranks

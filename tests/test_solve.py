@@ -1,0 +1,141 @@
+"""Every method agrees on random instances; paths are valid; counts of optimal solutions match
+an independent count of shortest paths."""
+
+import pytest
+
+from puzzlelib import PuzzleError, SearchLimitError, UnsolvableError, solve
+from puzzlelib.api import METHODS
+
+from . import reference
+from .conftest import random_board
+
+OPTIMAL = ("bfs", "bidir", "iddfs", "idastar", "astar")
+
+
+def _check(sol, start, goal, cols):
+    assert len(sol.moves) == sol.length
+    assert reference.replay(start, sol.moves, cols) == list(goal)
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 2), (3, 3)])
+def test_all_methods_agree_on_random_instances(rows, cols, rng):
+    goal = list(range(1, rows * cols)) + [0]
+    dist = reference.distances(goal, rows, cols)
+    for _ in range(6):
+        start = random_board(rows, cols, rng)
+        want = dist[reference.to_str(start)]  # moves are reversible
+        for method in METHODS:
+            sol = solve(start, size=f"{rows}x{cols}", method=method)
+            _check(sol, start, goal, cols)
+            if method in OPTIMAL:
+                assert sol.length == want, (method, start)
+            else:
+                assert sol.length >= want
+
+
+def test_custom_goal(rng):
+    goal = [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    dist = reference.distances(goal, 3, 3)
+    for _ in range(4):
+        start = random_board(3, 3, rng, goal=goal)
+        for method in OPTIMAL:
+            sol = solve(start, size="3x3", goal=goal, method=method)
+            _check(sol, start, goal, 3)
+            assert sol.length == dist[reference.to_str(start)]
+
+
+def test_solution_counts_match_shortest_path_count(rng):
+    goal = list(range(1, 9)) + [0]
+    for _ in range(4):
+        start = random_board(3, 3, rng, walk=40)
+        want = reference.count_shortest_paths(start, goal, 3, 3)
+        for method in ("iddfs", "idastar"):
+            sol = solve(start, method=method, all_solutions=True)
+            assert sol.solutions == want
+
+
+@pytest.mark.parametrize("rows,cols", [(4, 4), (3, 5), (5, 5)])
+def test_larger_boards_idastar_astar_bidir_agree(rows, cols, rng):
+    goal = list(range(1, rows * cols)) + [0]
+    for _ in range(3):
+        start = random_board(rows, cols, rng, walk=36)
+        lengths = set()
+        for method in ("idastar", "astar", "bidir"):
+            sol = solve(start, size=f"{rows}x{cols}", method=method)
+            _check(sol, start, goal, cols)
+            lengths.add(sol.length)
+        assert len(lengths) == 1
+
+
+def test_repeated_labels_with_state_searches(rng):
+    goal = [1, 1, 2, 2, 3, 0]
+    dist = reference.distances(goal, 2, 3)
+    for _ in range(5):
+        start = random_board(2, 3, rng, goal=goal)
+        for method in ("bidir", "iddfs", "idastar", "astar"):
+            sol = solve(start, size="2x3", goal=goal, method=method)
+            _check(sol, start, goal, 3)
+            assert sol.length == dist[reference.to_str(start)]
+
+
+def test_repeated_labels_are_refused_by_table_methods():
+    with pytest.raises(PuzzleError, match="multiset-permutation hash"):
+        solve("1 1 2 2 0 3", size="2x3", goal="1 1 2 2 3 0", method="bfs")
+
+
+def test_start_equals_goal():
+    for method in METHODS:
+        sol = solve("1 2 3 4 5 6 7 8 0", method=method)
+        assert sol.length == 0 and sol.moves == ""
+
+
+def test_unsolvable_and_bad_requests():
+    with pytest.raises(UnsolvableError):
+        solve("1 2 3 4 5 6 8 7 0", method="astar")
+    with pytest.raises(PuzzleError, match="unknown method"):
+        solve("1 2 3 4 5 6 7 8 0", method="dfs")
+    with pytest.raises(PuzzleError, match="needs method iddfs or idastar"):
+        solve("1 2 3 4 5 6 7 8 0", method="bfs", all_solutions=True)
+
+
+def test_limits_stop_with_a_clear_message():
+    start = "8 6 7 2 5 4 3 0 1"
+    with pytest.raises(SearchLimitError, match="stored states"):
+        solve(start, method="astar", max_states=500)
+    with pytest.raises(SearchLimitError, match="stored states"):
+        solve(start, method="bidir", max_states=500)
+    with pytest.raises(SearchLimitError, match="node limit"):
+        solve(start, method="iddfs", node_limit=10_000)
+    with pytest.raises(SearchLimitError, match="within bound 20"):
+        solve(start, method="idastar", max_bound=20)
+
+
+def test_result_helpers():
+    sol = solve("1 2 3 4 5 6 0 7 8", method="bfs")
+    assert sol.moves == "rr"
+    assert sol.tiles() == [7, 8]
+    assert sol.boards()[-1] == [1, 2, 3, 4, 5, 6, 7, 8, 0]
+    d = sol.to_dict()
+    assert {"length", "moves", "nodes", "seconds", "compile_seconds"} <= set(d)
+    assert "solutions" not in d
+
+
+def test_iddfs_node_counts_match_the_teaching_version(rng):
+    """Same pruning, same order: the kernel generates exactly the nodes the plain version does
+    (even-length solutions included, where bound 0 comes first)."""
+    from puzzlelib import teaching
+
+    goal = tuple(range(1, 9)) + (0,)
+    for walk in (14, 15, 16):
+        start = random_board(3, 3, rng, walk=walk)
+        for method, lb in (("iddfs", False), ("idastar", True)):
+            sol = solve(start, method=method, all_solutions=True)
+            length, count, _, nodes = teaching.iddfs(start, goal, 3, 3, lower_bound=lb)
+            assert (sol.length, sol.solutions, sol.nodes) == (length, count, nodes)
+
+
+def test_repeated_labels_bound_parity():
+    """With indistinguishable tiles the heuristic's parity is not the solution's; the bound must
+    still step through the right parity (this instance needs 1 move, h = 0... 2)."""
+    sol = solve("1 1 2 2 0 3", size="2x3", goal="1 1 2 2 3 0", method="idastar")
+    assert sol.length == 1
