@@ -1,6 +1,5 @@
 """Layered BFS over the uint8 table against the reference BFS, on whole small boards."""
 
-import numba
 import numpy as np
 import pytest
 
@@ -35,28 +34,31 @@ def test_depth_and_path_queries(rng):
         assert reference.replay([1, 2, 3, 4, 5, 6, 7, 8, 0], path, 3) == b
 
 
-def test_parallel_kernel_gives_the_same_table():
+@pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3)])
+def test_scan_and_list_kernels_give_the_same_table(rows, cols, monkeypatch):
+    puz = SlidingPuzzle(rows, cols, heuristic="none")
+    r0 = int(puz.fns.rank(puz.encode(puz.goal), puz.params))
+    results = []
+    for threshold in (1 << 40, 1):  # lists of states, then the parallel scan
+        monkeypatch.setattr(layered, "PARALLEL_MIN_TABLE", threshold)
+        results.append(layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0]))
+    (d1, c1), (d2, c2) = results
+    assert (d1 == d2).all()
+    assert c1 == c2 == reference.layer_counts(list(puz.goal), rows, cols)
+
+
+def test_stop_rank_in_both_kernels(monkeypatch):
     puz = SlidingPuzzle(3, 3, heuristic="none")
     r0 = int(puz.fns.rank(puz.encode(puz.goal), puz.params))
-    tables = []
-    for kernel in (layered._layer_serial, layered._layer_parallel):
-        dist = np.full(puz.n_ranks, layered.UNSEEN, dtype=np.uint8)
-        dist[r0] = 0
-        counts = []
-        d = 0
-        while True:
-            found, marked = kernel(dist, d, puz.fns, puz.params)
-            counts.append(int(found))
-            if marked == 0:
-                break
-            d += 1
-        tables.append((dist, counts))
-    assert (tables[0][0] == tables[1][0]).all()
-    assert tables[0][1] == tables[1][1] == reference.layer_counts(list(puz.goal), 3, 3)
+    stop = int(puz.fns.rank(puz.encode(puz.parse("1 2 3 4 5 6 0 7 8")), puz.params))
+    for threshold in (1 << 40, 1):
+        monkeypatch.setattr(layered, "PARALLEL_MIN_TABLE", threshold)
+        dist, counts = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], stop_rank=stop)
+        assert dist[stop] == 2 and counts == [1, 2, 4]
 
 
-def test_parallel_threads_used_for_large_tables():
-    assert layered.use_parallel(layered.PARALLEL_MIN_TABLE) == (numba.get_num_threads() > 1)
+def test_large_tables_use_the_parallel_scan():
+    assert layered.use_parallel(layered.PARALLEL_MIN_TABLE)
     assert not layered.use_parallel(1000)
 
 

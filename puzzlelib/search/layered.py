@@ -5,13 +5,16 @@ until reached). Layer ``d + 1`` is made by scanning the table for entries equal 
 unranking each, applying every move and marking unseen neighbours ``d + 1``. No queue is kept:
 the table *is* the frontier, one byte per position.
 
+Small tables (below :data:`PARALLEL_MIN_TABLE`) take a shortcut: the layer is also kept as a
+list of states, each with the move that made it, so nothing is unranked and the move straight
+back is never tried; the table still decides what is new.
+
 Parallel expansion (``prange`` over chunks of the table) is race-free where it matters: a
 thread only ever writes ``d + 1`` into an unseen entry, so two threads racing on one entry write
 the same byte, and entries equal to ``d`` are never written during the layer. Layer sizes are
 counted while scanning (entries equal to ``d`` are stable), so the counts are exact.
 """
 
-import numba
 import numpy as np
 from numba import njit, prange
 
@@ -20,10 +23,10 @@ from ..errors import SearchLimitError
 
 #: Table entries per parallel work item.
 CHUNK = 1 << 14
-#: Tables at least this large are scanned in parallel when more than one thread is available.
-#: Every layer scans the whole table, so below this size one thread finishes a layer before
-#: a parallel region pays for starting (the 8-puzzle's 181,440 entries take well under a
-#: millisecond a layer); above it each layer is split into chunks of ``CHUNK`` entries.
+#: Tables at least this large are scanned, layer by layer, in parallel chunks of ``CHUNK``
+#: entries: one byte a position and nothing else. Smaller tables keep each layer as a list of
+#: states as well (a few MiB at most), which spares the unranking and runs on one thread:
+#: the 8-puzzle's 181,440 positions take milliseconds in all, less than parallel regions cost.
 PARALLEL_MIN_TABLE = 1 << 20
 #: The greatest depth a uint8 table can hold (255 means unseen).
 MAX_DEPTH = UNSEEN - 1
@@ -54,11 +57,6 @@ def _expand_range(lo, hi, dist, depth, fns, p):
     return found, marked
 
 
-@njit
-def _layer_serial(dist, depth, fns, p):
-    return _expand_range(0, dist.shape[0], dist, depth, fns, p)
-
-
 @njit(parallel=True)
 def _layer_parallel(dist, depth, fns, p):
     n = dist.shape[0]
@@ -71,6 +69,50 @@ def _layer_parallel(dist, depth, fns, p):
         found[c], marked[c] = _expand_range(lo, hi, dist, depth, fns, p)
     # marked can over-count when two threads mark one entry; only "> 0" is used from it
     return found.sum(), marked.sum()
+
+
+@njit
+def _bfs_lists(dist, starts, fns, p, stop_rank):
+    """The whole search for a small table: each layer is a list of states with the moves that
+    made them. Returns the layer counts; stops after the layer that reaches ``stop_rank``."""
+    n_moves = p.n_moves
+    front = starts.copy()
+    came_by = np.full(starts.shape[0], -1, dtype=np.int64)
+    n_front = starts.shape[0]
+    counts = [n_front]
+    reached = n_front
+    state = np.empty(p.state_len, dtype=np.uint8)
+    depth = 0
+    while n_front > 0 and depth < MAX_DEPTH:
+        if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
+            break
+        cap = min(n_front * n_moves, dist.shape[0] - reached)
+        nxt = np.empty((cap, p.state_len), dtype=np.uint8)
+        nxt_by = np.empty(cap, dtype=np.int64)
+        mark = np.uint8(depth + 1)
+        k = 0
+        for i in range(n_front):
+            for j in range(p.state_len):
+                state[j] = front[i, j]
+            back = fns.inverse(came_by[i]) if came_by[i] >= 0 else -1
+            for m in range(n_moves):
+                if m == back or fns.step(state, m, p) == ILLEGAL:
+                    continue
+                r = fns.rank(state, p)
+                if dist[r] == UNSEEN:
+                    dist[r] = mark
+                    for j in range(p.state_len):
+                        nxt[k, j] = state[j]
+                    nxt_by[k] = m
+                    k += 1
+                fns.step(state, fns.inverse(m), p)
+        if k == 0:
+            break
+        counts.append(k)
+        reached += k
+        front, came_by, n_front = nxt, nxt_by, k
+        depth += 1
+    return counts
 
 
 @njit(cache=True)
@@ -123,8 +165,8 @@ def _count_reached(dist):
 
 
 def use_parallel(table_size):
-    """Whether layers of a table this large are expanded with ``prange``."""
-    return numba.get_num_threads() > 1 and table_size >= PARALLEL_MIN_TABLE
+    """Whether a table this large is scanned in parallel chunks (else: lists of states)."""
+    return table_size >= PARALLEL_MIN_TABLE
 
 
 def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None):
@@ -138,12 +180,23 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None):
     dist = np.full(n_ranks, UNSEEN, dtype=np.uint8)
     for r in start_ranks:
         dist[int(r)] = 0
+    if not use_parallel(n_ranks):
+        starts = np.empty((len(start_ranks), params.state_len), dtype=np.uint8)
+        for i, r in enumerate(start_ranks):
+            fns.unrank(int(r), params, starts[i])
+        counts = list(_bfs_lists(dist, starts, fns, params, stop_rank))
+        if len(counts) - 1 >= MAX_DEPTH:
+            raise SearchLimitError(
+                f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table"
+            )
+        if progress is not None:
+            progress(len(counts) - 1, counts[-1], sum(counts))
+        return dist, counts
     counts = []
     depth = 0
     total = 0
-    kernel = _layer_parallel if use_parallel(n_ranks) else _layer_serial
     while True:
-        found, marked = kernel(dist, depth, fns, params)
+        found, marked = _layer_parallel(dist, depth, fns, params)
         counts.append(int(found))
         total += int(found)
         if progress is not None:
