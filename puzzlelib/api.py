@@ -209,7 +209,7 @@ def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT):
     ``progress``: show a bar per depth (``None``: only for tables of 20 million or more).
     """
     rows, cols = parse_size(size)
-    start_arr = _parse_any(start, rows, cols)
+    start_arr = parse_board(start, rows, cols, what="start")
     puz = SlidingPuzzle(rows, cols, goal=start_arr, heuristic="none")
     n = _table_for(puz)
     parallel = _layered_mod.use_parallel(n)
@@ -241,10 +241,6 @@ def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT):
         table=dist,
         _puzzle=puz,
     )
-
-
-def _parse_any(board, rows, cols):
-    return parse_board(board, rows, cols, what="start")
 
 
 # ---------------------------------------------------------------------------------------------

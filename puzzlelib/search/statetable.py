@@ -102,7 +102,3 @@ def insert(slots, pool, size, state):
             s = (s + np.uint64(1)) & mask
         slots[s] = size
     return slots, pool
-
-
-def table_bytes(slots, pool):
-    return slots.nbytes + pool.nbytes
