@@ -97,3 +97,13 @@ def test_python_dash_m_entry_point():
                          capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.startswith("puzzlelib: error:") and "Traceback" not in bad.stderr
+
+
+def test_threads_option(capsys):
+    code, out, _ = run(capsys, "solve", "--start", "8 6 7 2 5 4 3 0 1", "--method", "idastar",
+                       "--all", "--threads", "2", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert (d["length"], d["solutions"], d["nodes"], d["threads"]) == (31, 40, 103884, 2)
+    code, _, err = run(capsys, "solve", "--start", "8 6 7 2 5 4 3 0 1", "--threads", "-1")
+    assert code == 2 and "threads must be at least 1" in err

@@ -139,3 +139,22 @@ def test_repeated_labels_bound_parity():
     still step through the right parity (this instance needs 1 move, h = 0... 2)."""
     sol = solve("1 1 2 2 0 3", size="2x3", goal="1 1 2 2 3 0", method="idastar")
     assert sol.length == 1
+
+
+def test_parallel_deepening_matches_serial(rng):
+    """Subtrees shared among threads: same length, same count, same node count, and the same
+    first solution as the one-thread search."""
+    for walk in (40, 41, 60):
+        start = random_board(3, 3, rng, walk=walk)
+        for method in ("iddfs", "idastar"):
+            one = solve(start, method=method, all_solutions=True, threads=1)
+            two = solve(start, method=method, all_solutions=True, threads=2)
+            assert (one.length, one.solutions, one.nodes, one.moves) == (
+                two.length, two.solutions, two.nodes, two.moves)
+            first = solve(start, method=method, threads=2)
+            assert first.length == one.length and first.moves == one.moves
+
+
+def test_bad_thread_count():
+    with pytest.raises(PuzzleError, match="threads must be at least 1"):
+        solve("1 2 3 4 5 6 7 8 0", method="idastar", threads=0)

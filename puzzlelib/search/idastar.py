@@ -14,22 +14,28 @@ distance to the nearest home does not).
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..domain import ILLEGAL
 
 #: ``status`` values returned by the kernel.
 FOUND, EXHAUSTED, NODE_LIMIT = 0, 1, 2
+#: The parallel pass splits the tree into at least this many subtrees (when the bound allows)...
+SPLIT_SUBTREES = 256
+#: ... and is used only for bounds at least this large (small ones finish in microseconds).
+SPLIT_MIN_BOUND = 12
 
 
 @njit
-def _dfs_bounded(state, h0, bound, fns, p, count_all, path, node_budget):
-    """One depth-first pass below ``bound``. ``state`` is restored on return.
+def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budget):
+    """One depth-first pass below ``bound`` from a state ``g0`` moves deep, reached by move
+    ``last`` (-1 at the root). ``state`` is restored on return.
 
-    Returns (solutions found, nodes generated, smallest f over the bound, first solution length).
-    The first solution's moves are left in ``path``.
+    Returns (solutions found, nodes generated, smallest f over the bound, first solution length
+    counted from this state). The first solution's moves are left in ``path``.
     """
     n_moves = p.n_moves
+    bound -= g0  # from here on, depths count from this state
     max_depth = bound
     next_move = np.zeros(max_depth + 1, dtype=np.int64)
     hs = np.empty(max_depth + 1, dtype=np.int64)
@@ -40,10 +46,10 @@ def _dfs_bounded(state, h0, bound, fns, p, count_all, path, node_budget):
     nodes = 0
     over = np.int64(1) << 62
     if bound == 0:
-        # only the start itself lies within bound 0; its children would have f >= 1
+        # only this state lies within the bound; its children would have f > bound
         if h0 == 0 and fns.is_goal(state, p):
             return 1, 0, over, 0
-        return 0, 0, np.int64(1), -1
+        return 0, 0, np.int64(g0 + 1), -1
     depth = 0
     while depth >= 0:
         m = next_move[depth]
@@ -54,7 +60,8 @@ def _dfs_bounded(state, h0, bound, fns, p, count_all, path, node_budget):
                 fns.step(state, fns.inverse(moves[depth]), p)
             continue
         next_move[depth] = m + 1
-        if depth > 0 and m == fns.inverse(moves[depth - 1]):
+        prev = moves[depth - 1] if depth > 0 else last
+        if prev >= 0 and m == fns.inverse(prev):
             continue  # never undo the last move
         dh = fns.step(state, m, p)
         if dh == ILLEGAL:
@@ -64,8 +71,8 @@ def _dfs_bounded(state, h0, bound, fns, p, count_all, path, node_budget):
         h = hs[depth] + dh
         f = g + h
         if f > bound:
-            if f < over:
-                over = f
+            if f + g0 < over:
+                over = f + g0
             fns.step(state, fns.inverse(m), p)
             continue
         moves[depth] = m
@@ -80,8 +87,8 @@ def _dfs_bounded(state, h0, bound, fns, p, count_all, path, node_budget):
                     for k in range(g - 1, -1, -1):
                         fns.step(state, fns.inverse(moves[k]), p)
                     return solutions, nodes, over, first_len
-            elif bound + 1 < over:
-                over = bound + 1  # children would have g > bound
+            elif bound + 1 + g0 < over:
+                over = bound + 1 + g0  # children would have g > bound
             fns.step(state, fns.inverse(m), p)
             continue
         if node_budget > 0 and nodes >= node_budget:
@@ -95,15 +102,103 @@ def _dfs_bounded(state, h0, bound, fns, p, count_all, path, node_budget):
 
 
 @njit
-def _iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit):
+def _root_frontier(start, h0, bound, fns, p, want):
+    """Expand from ``start`` breadth-first, with the depth-first pass's pruning and node count,
+    until there are ``want`` subtree roots or one more level would reach ``bound``. Roots stay in
+    the order the depth-first pass would visit them.
+
+    Returns (states, h, last moves, move prefixes, depth, nodes generated, smallest f over)."""
+    L = p.state_len
+    cur_s = np.empty((1, L), dtype=np.uint8)
+    cur_s[0] = start
+    cur_h = np.full(1, h0, dtype=np.int64)
+    cur_last = np.full(1, -1, dtype=np.int64)
+    cur_pre = np.empty((1, 0), dtype=np.int64)
+    k = 0
+    nodes = 0
+    over = np.int64(1) << 62
+    buf = np.empty(L, dtype=np.uint8)
+    while 0 < cur_s.shape[0] < want and k < bound - 1:
+        cap = cur_s.shape[0] * p.n_moves
+        nx_s = np.empty((cap, L), dtype=np.uint8)
+        nx_h = np.empty(cap, dtype=np.int64)
+        nx_last = np.empty(cap, dtype=np.int64)
+        nx_pre = np.empty((cap, k + 1), dtype=np.int64)
+        c = 0
+        for i in range(cur_s.shape[0]):
+            buf[:] = cur_s[i]
+            for m in range(p.n_moves):
+                if cur_last[i] >= 0 and m == fns.inverse(cur_last[i]):
+                    continue
+                dh = fns.step(buf, m, p)
+                if dh == ILLEGAL:
+                    continue
+                nodes += 1
+                h = cur_h[i] + dh
+                f = k + 1 + h
+                if f > bound:
+                    over = min(over, f)
+                else:
+                    nx_s[c] = buf
+                    nx_h[c] = h
+                    nx_last[c] = m
+                    nx_pre[c, :k] = cur_pre[i]
+                    nx_pre[c, k] = m
+                    c += 1
+                fns.step(buf, fns.inverse(m), p)
+        cur_s, cur_h, cur_last, cur_pre = nx_s[:c], nx_h[:c], nx_last[:c], nx_pre[:c]
+        k += 1
+    return cur_s, cur_h, cur_last, cur_pre, k, nodes, over
+
+
+@njit(parallel=True)
+def _split_pass(start, h0, bound, fns, p, count_all, path):
+    """The depth-first pass below ``bound``, its subtrees shared among threads (``prange``).
+
+    Same results as :func:`_dfs_bounded` from the start; with ``count_all`` the same node count
+    too. The first solution is the one in the earliest subtree, which is the one the serial pass
+    finds first."""
+    roots, hs, lasts, prefixes, k, nodes0, over0 = _root_frontier(
+        start, h0, bound, fns, p, SPLIT_SUBTREES
+    )
+    n = roots.shape[0]
+    sols = np.zeros(n, dtype=np.int64)
+    nodes = np.zeros(n, dtype=np.int64)
+    overs = np.full(n, np.int64(1) << 62, dtype=np.int64)
+    lens = np.full(n, -1, dtype=np.int64)
+    paths = np.empty((n, bound + 1), dtype=np.int64)
+    for i in prange(n):
+        st = roots[i].copy()
+        sols[i], nodes[i], overs[i], lens[i] = _dfs_bounded(
+            st, hs[i], k, lasts[i], bound, fns, p, count_all, paths[i], 0
+        )
+    over = over0
+    for i in range(n):
+        over = min(over, overs[i])
+    length = -1
+    for i in range(n):
+        if sols[i] > 0:
+            path[:k] = prefixes[i]
+            path[k:k + lens[i]] = paths[i, :lens[i]]
+            length = k + lens[i]
+            break
+    total = sols.sum()
+    if not count_all and total > 1:
+        total = 1
+    return total, nodes0 + nodes.sum(), over, length
+
+
+def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
+                        parallel=False, progress=None):
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
     (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
-    whole steps.
+    whole steps. ``parallel``: share each pass's subtrees among numba's threads (ignored with a
+    node limit). ``progress(bound, nodes so far)`` is called after each pass.
 
     Returns (status, length, solutions, nodes, path, iterations, first bound)."""
     state = start.copy()
-    h0 = fns.heuristic(state, p)
-    step = p.bound_step
+    h0 = int(fns.heuristic(state, p))
+    step = int(p.bound_step)
     bound = bound0
     if h0 > bound:
         bound += (h0 - bound + step - 1) // step * step
@@ -113,14 +208,21 @@ def _iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit
     iterations = 0
     while bound <= max_bound:
         iterations += 1
-        budget = node_limit - nodes if node_limit > 0 else 0
-        sols, n, over, length = _dfs_bounded(state, h0, bound, fns, p, count_all, path, budget)
+        if parallel and node_limit == 0 and bound >= SPLIT_MIN_BOUND:
+            sols, n, over, length = _split_pass(state, h0, bound, fns, p, count_all, path)
+        else:
+            budget = node_limit - nodes if node_limit > 0 else 0
+            sols, n, over, length = _dfs_bounded(
+                state, h0, 0, -1, bound, fns, p, count_all, path, budget
+            )
         if n < 0:
             return NODE_LIMIT, -1, 0, nodes - n, path[:0], iterations, first_bound
-        nodes += n
+        nodes += int(n)
+        if progress is not None:
+            progress(bound, nodes)
         if sols > 0:
-            return FOUND, length, sols, nodes, path[:length].copy(), iterations, first_bound
+            return FOUND, int(length), int(sols), nodes, path[:length].copy(), iterations, first_bound
         if over >= np.int64(1) << 62:
             break  # nothing over the bound: the space below it is exhausted
-        bound += max(1, (over - bound + step - 1) // step) * step
+        bound += max(1, (int(over) - bound + step - 1) // step) * step
     return EXHAUSTED, -1, 0, nodes, path[:0], iterations, first_bound
