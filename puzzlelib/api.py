@@ -271,6 +271,8 @@ def solve(
     (IDA* with Manhattan distance), ``astar`` (A* with Manhattan distance) or ``greedy``
     (best-first on Manhattan distance alone: fast, not optimal).
     ``all_solutions``: with ``iddfs`` or ``idastar``, count every optimal solution.
+    ``progress``: show a bar (depth per layer for ``bfs`` on large tables, bound per pass for
+    ``iddfs``/``idastar``); ``None`` shows it only for tables of 20 million positions or more.
     ``max_states`` caps the states stored by ``astar``, ``greedy`` and ``bidir``; ``max_bound``
     and ``node_limit`` cap iterative deepening. Reaching a cap raises
     :class:`~puzzlelib.errors.SearchLimitError`.
@@ -333,17 +335,29 @@ def solve(
         comp = _warm(method, parallel)
         # every solution has the parity of the blank's distance to its goal cell
         bound0 = _blank_distance(puz, start_arr) % 2
+        bar = report = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(desc=f"{method}", unit=" nodes", unit_scale=True, leave=False)
+
+            def report(bound, so_far):
+                bar.set_description(f"{method}: bound {bound} done", refresh=False)
+                bar.update(so_far - bar.n)
+
         saved = numba.get_num_threads()
         numba.set_num_threads(n_threads)
         try:
             t0 = time.perf_counter()
             status, length, sols, nodes, path, iterations, first = _ida_mod.iterative_deepening(
                 s, puz.fns, puz.params, bound0, all_solutions, max_bound, node_limit,
-                parallel=parallel,
+                parallel=parallel, progress=report,
             )
             seconds = time.perf_counter() - t0
         finally:
             numba.set_num_threads(saved)
+            if bar is not None:
+                bar.close()
         if status == _ida_mod.NODE_LIMIT:
             raise SearchLimitError(f"{method} stopped at its node limit ({node_limit:,} nodes)")
         if status != _ida_mod.FOUND:

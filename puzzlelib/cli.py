@@ -32,6 +32,8 @@ def _parser():
     s.add_argument("--max-states", type=int, default=None, help="cap on stored states (bidir, astar, greedy)")
     s.add_argument("--threads", type=int, default=1,
                    help="threads for iddfs/idastar (0 = all cores; more than 1 adds a few seconds of compilation)")
+    s.add_argument("--progress", action="store_true",
+                   help="show progress on stderr (layers for bfs, bounds for iddfs/idastar)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
 
     l = sub.add_parser("layers", help="count positions at each depth from a start (full BFS)")
@@ -72,7 +74,7 @@ def main(argv=None):
             kw = {} if args.max_states is None else {"max_states": args.max_states}
             result = solve(
                 args.start, size=args.size, goal=args.goal, method=args.method,
-                all_solutions=args.all, progress=False if args.json else None,
+                all_solutions=args.all, progress=True if args.progress else None,
                 threads=None if args.threads == 0 else args.threads, **kw,
             )
             show = _print_solution

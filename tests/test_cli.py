@@ -107,3 +107,10 @@ def test_threads_option(capsys):
     assert (d["length"], d["solutions"], d["nodes"], d["threads"]) == (31, 40, 103884, 2)
     code, _, err = run(capsys, "solve", "--start", "8 6 7 2 5 4 3 0 1", "--threads", "-1")
     assert code == 2 and "threads must be at least 1" in err
+
+
+def test_progress_goes_to_stderr_and_json_stays_clean(capsys):
+    code, out, err = run(capsys, "solve", "--start", "8 6 7 2 5 4 3 0 1", "--method", "idastar",
+                         "--progress", "--json")
+    assert code == 0 and json.loads(out)["length"] == 31
+    assert "bound" in err
