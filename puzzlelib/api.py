@@ -342,8 +342,8 @@ def solve(
             bar = tqdm(desc=f"{method}", unit=" nodes", unit_scale=True, leave=False)
 
             def report(bound, so_far):
-                bar.set_description(f"{method}: bound {bound} done", refresh=False)
                 bar.update(so_far - bar.n)
+                bar.set_description(f"{method}: bound {bound} done")
 
         saved = numba.get_num_threads()
         numba.set_num_threads(n_threads)
