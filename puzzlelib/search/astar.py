@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..domain import ILLEGAL
-from .statetable import find, grow_rows, insert, new_table
+from .statetable import find, grow_rows, insert, new_table, path_to
 
 FOUND, EXHAUSTED, STATE_LIMIT = 0, 1, 2
 
@@ -144,15 +144,4 @@ def _astar(start, fns, p, weight_g, max_states):
     used = slots.nbytes + pool.nbytes + g.shape[0] * 41 + keys.nbytes + vals.nbytes
     if status != FOUND:
         return status, np.empty(0, dtype=np.int64), n, expanded, used
-    length = 0
-    j = goal_idx
-    while parent[j] >= 0:
-        length += 1
-        j = parent[j]
-    moves = np.empty(length, dtype=np.int64)
-    j = goal_idx
-    while parent[j] >= 0:
-        length -= 1
-        moves[length] = move[j]
-        j = parent[j]
-    return status, moves, n, expanded, used
+    return status, path_to(goal_idx, parent, move), n, expanded, used

@@ -17,26 +17,9 @@ import numpy as np
 from numba import njit
 
 from ..domain import ILLEGAL
-from .statetable import find, grow_rows, insert, new_table
+from .statetable import find, grow_rows, insert, new_table, path_to
 
 FOUND, NOT_WITHIN_DEPTH, STATE_LIMIT, EXHAUSTED = 0, 1, 2, 3
-
-
-@njit(cache=True)
-def _path_to(idx, parent, move):
-    """Moves from the side's root to pool row ``idx``."""
-    n = 0
-    j = idx
-    while parent[j] >= 0:
-        n += 1
-        j = parent[j]
-    out = np.empty(n, dtype=np.int64)
-    j = idx
-    while parent[j] >= 0:
-        n -= 1
-        out[n] = move[j]
-        j = parent[j]
-    return out
 
 
 @njit
@@ -120,8 +103,8 @@ def _bidirectional(start, goal, fns, p, max_depth, max_states):
             + par_f.nbytes + mov_f.nbytes + par_b.nbytes + mov_b.nbytes)
     if status != FOUND:
         return status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used
-    head = _path_to(meet_f, par_f, mov_f)
-    tail = _path_to(meet_b, par_b, mov_b)
+    head = path_to(meet_f, par_f, mov_f)
+    tail = path_to(meet_b, par_b, mov_b)
     moves = np.empty(head.shape[0] + tail.shape[0], dtype=np.int64)
     moves[: head.shape[0]] = head
     # the backward side went goal -> meeting point; walk it the other way

@@ -102,3 +102,20 @@ def insert(slots, pool, size, state):
             s = (s + np.uint64(1)) & mask
         slots[s] = size
     return slots, pool
+
+
+@njit(cache=True)
+def path_to(idx, parent, move):
+    """Moves from the root (parent -1) to pool row ``idx``, following parent links."""
+    n = 0
+    j = idx
+    while parent[j] >= 0:
+        n += 1
+        j = parent[j]
+    out = np.empty(n, dtype=np.int64)
+    j = idx
+    while parent[j] >= 0:
+        n -= 1
+        out[n] = move[j]
+        j = parent[j]
+    return out
