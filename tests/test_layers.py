@@ -81,3 +81,14 @@ def test_4x4_distinct_is_refused_with_memory_needed():
 def test_5x5_is_too_large_for_the_permutation_hash():
     with pytest.raises(PuzzleError, match="too many for the permutation hash"):
         layers(list(range(1, 25)) + [0], size="5x5")
+
+
+def test_2x5_both_kernels_agree_with_known_diameter(monkeypatch):
+    """10!/2 positions; the 2x5 puzzle's greatest distance is 55, reached by two positions.
+    The parallel scan and the list kernel must build the same table."""
+    lay = layers(list(range(1, 10)) + [0], size="2x5")
+    assert (lay.total, lay.max_depth, lay.n_farthest) == (1_814_400, 55, 2)
+    monkeypatch.setattr(layered, "PARALLEL_MIN_TABLE", 1)
+    scan = layers(list(range(1, 10)) + [0], size="2x5")
+    assert scan.counts == lay.counts and (scan.table == lay.table).all()
+    assert sorted(scan.farthest) == sorted(lay.farthest)
