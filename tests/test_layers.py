@@ -92,3 +92,15 @@ def test_2x5_both_kernels_agree_with_known_diameter(monkeypatch):
     scan = layers(list(range(1, 10)) + [0], size="2x5")
     assert scan.counts == lay.counts and (scan.table == lay.table).all()
     assert sorted(scan.farthest) == sorted(lay.farthest)
+
+
+def test_progress_reports_every_layer(capsys):
+    seen = []
+    puz = SlidingPuzzle(2, 3, heuristic="none")
+    r0 = int(puz.fns.rank(puz.encode(puz.goal), puz.params))
+    _, counts = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0],
+                                    progress=lambda d, c, t: seen.append((d, c, t)))
+    assert [c for _, c, _ in seen] == counts[1:]
+    assert seen[-1] == (len(counts) - 1, counts[-1], 360)
+    lay = layers("1 2 3 4 5 0", size="2x3", progress=True)
+    assert lay.counts == counts and "depth" in capsys.readouterr().err

@@ -73,18 +73,20 @@ def _layer_parallel(dist, depth, fns, p):
 
 
 @njit
-def _bfs_lists(dist, starts, fns, p, stop_rank):
-    """The whole search for a small table: each layer is a list of states with the moves that
-    made them. Returns the layer counts; stops after the layer that reaches ``stop_rank``."""
+def _bfs_lists(dist, front, came_by, depth, reached, fns, p, stop_rank, max_layers):
+    """Search for a small table: each layer is a list of states (``front``, depth ``depth``)
+    with the moves that made them (``came_by``, -1 for a start). Makes up to ``max_layers``
+    layers, and stops after the layer that reaches ``stop_rank``.
+
+    Returns (counts of the new layers, last layer, its moves, its depth, positions reached);
+    an empty last layer means the search is over."""
     n_moves = p.n_moves
-    front = starts.copy()
-    came_by = np.full(starts.shape[0], -1, dtype=np.int64)
-    n_front = starts.shape[0]
-    counts = [n_front]
-    reached = n_front
+    n_front = front.shape[0]
+    counts = np.zeros(max_layers, dtype=np.int64)
+    n_counts = 0
     state = np.empty(p.state_len, dtype=np.uint8)
-    depth = 0
-    while n_front > 0 and depth < MAX_DEPTH:
+    stop_depth = depth + max_layers
+    while n_front > 0 and depth < min(MAX_DEPTH, stop_depth):
         if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
             break
         cap = min(n_front * n_moves, dist.shape[0] - reached)
@@ -107,13 +109,15 @@ def _bfs_lists(dist, starts, fns, p, stop_rank):
                     nxt_by[k] = m
                     k += 1
                 fns.step(state, fns.inverse(m), p)
-        if k == 0:
-            break
-        counts.append(k)
-        reached += k
-        front, came_by, n_front = nxt, nxt_by, k
+        front, came_by, n_front = nxt[:k], nxt_by[:k], k
         depth += 1
-    return counts
+        if k > 0:
+            counts[n_counts] = k
+            n_counts += 1
+            reached += k
+    if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
+        front, came_by = front[:0], came_by[:0]  # done
+    return counts[:n_counts], front, came_by, depth, reached
 
 
 @njit(cache=True)
@@ -182,16 +186,25 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None):
     for r in start_ranks:
         dist[int(r)] = 0
     if not use_parallel(n_ranks):
-        starts = np.empty((len(start_ranks), params.state_len), dtype=np.uint8)
+        front = np.empty((len(start_ranks), params.state_len), dtype=np.uint8)
         for i, r in enumerate(start_ranks):
-            fns.unrank(int(r), params, starts[i])
-        counts = list(_bfs_lists(dist, starts, fns, params, stop_rank))
-        if len(counts) - 1 >= MAX_DEPTH:
-            raise SearchLimitError(
-                f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table"
+            fns.unrank(int(r), params, front[i])
+        came_by = np.full(len(start_ranks), -1, dtype=np.int64)
+        counts = [len(start_ranks)]
+        depth, reached = 0, len(start_ranks)
+        # one call for the whole search, or one per layer when someone watches the progress
+        step = 1 if progress is not None else MAX_DEPTH
+        while front.shape[0] > 0:
+            if depth >= MAX_DEPTH:
+                raise SearchLimitError(
+                    f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table"
+                )
+            new, front, came_by, depth, reached = _bfs_lists(
+                dist, front, came_by, depth, reached, fns, params, stop_rank, step
             )
-        if progress is not None:
-            progress(len(counts) - 1, counts[-1], sum(counts))
+            counts.extend(int(c) for c in new)
+            if progress is not None and len(new):
+                progress(len(counts) - 1, counts[-1], reached)
         return dist, counts
     counts = []
     depth = 0
