@@ -20,6 +20,10 @@ import numba
 import numpy as np
 
 from . import memory
+from .domains import sliding as _sliding
+from .domains.rotation import OPERATIONS as _rotation_ops
+from .domains.rotation import RotationPuzzle
+from .domains.rotation import parse_grid as parse_rotation_grid
 from .domains.sliding import SlidingPuzzle, parse_board, parse_size
 from .errors import PuzzleError, SearchLimitError
 from .search import astar as _astar_mod
@@ -88,6 +92,8 @@ class Layers:
     seconds: float
     compile_seconds: float
     table: np.ndarray = field(repr=False, default=None)
+    threads: int = 1
+    hash: str = ""
     _puzzle: SlidingPuzzle = field(repr=False, default=None)
 
     def depth(self, board):
@@ -114,6 +120,9 @@ class Layers:
             "n_farthest": self.n_farthest,
             "seconds": self.seconds,
             "compile_seconds": self.compile_seconds,
+            "threads": self.threads,
+            "hash": self.hash,
+            "table_bytes": int(self.table.nbytes) if self.table is not None else 0,
         }
 
 
@@ -129,24 +138,44 @@ _KERNEL_OF = {"bfs": "layered", "layers": "layered", "layered": "layered", "iddf
               "idastar": "deepening", "astar": "astar", "greedy": "astar", "bidir": "bidir"}
 
 
-def _warm(kind, parallel=False):
-    """Compile the kernels of ``kind`` once per process on a 2x2 board (the same numba types as
-    any other board), and return the seconds that compilation took in this process."""
+#: A tiny board for each hash variant, to compile its kernels on (same numba types as any
+#: other board with that hash).
+_WARM_GOALS = {
+    "distinct": (2, 2, [1, 2, 3, 0]),
+    "multiset": (2, 2, [1, 1, 2, 0]),
+    "multiset-long": (4, 5, [1] * 19 + [0]),
+}
+
+
+def _variant(puz):
+    return {_sliding.FNS: "distinct", _sliding.FNS_MULTISET: "multiset"}.get(
+        puz.fns, "multiset-long"
+    )
+
+
+def _warm(kind, parallel=False, puz=None):
+    """Compile the kernels of ``kind`` once per process on a tiny board with the same hash as
+    ``puz`` (default: distinct tiles), and return the seconds compilation took in this
+    process."""
     kind = _KERNEL_OF[kind]
-    key = (kind, parallel)
+    variant = "distinct" if puz is None else _variant(puz)
+    key = (kind, parallel, variant)
     if key in _COMPILE_SECONDS:
         return _COMPILE_SECONDS[key]
     t0 = time.perf_counter()
-    puz = SlidingPuzzle(2, 2)
-    start = puz.encode(np.array([0, 3, 2, 1], dtype=np.uint8))
+    rows, cols, goal = _WARM_GOALS[variant]
+    puz = SlidingPuzzle(rows, cols, goal=goal)
+    start = puz.encode(puz.goal[::-1].copy())
     goal = puz.encode(puz.goal)
     if kind == "layered":
         r0 = int(puz.fns.rank(goal, puz.params))
-        dist, _ = _layered_mod.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0])
+        dist, _ = _layered_mod.layered_bfs(
+            puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets
+        )
         _layered_mod._walk_down(dist, int(np.argmax(dist)), puz.fns, puz.params)
         _layered_mod._ranks_at_depth(dist, 1, 4)
         _layered_mod._count_reached(dist)
-        if parallel:
+        if parallel:  # the table scan, for domains without buckets
             _layered_mod._layer_parallel(dist, 0, puz.fns, puz.params)
     elif kind == "deepening":
         if parallel:
@@ -204,24 +233,35 @@ def _table_for(puz):
     return n
 
 
-def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT):
-    """Breadth-first search over every position reachable from ``start``.
+def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT, threads=None):
+    """Breadth-first search over every position reachable from ``start`` (God's algorithm).
 
+    Labels may repeat (indistinguishable tiles): the board picks its minimal perfect hash,
+    ``n!/2`` positions for distinct tiles, ``n!/prod(multiplicity!)`` otherwise.
     Returns a :class:`Layers`: positions per depth, the greatest depth and the positions there
     (at most ``farthest_limit`` of them; ``n_farthest`` is the exact count), and the distance
     table, which answers ``depth(board)`` and ``path_to(board)`` afterwards.
     ``progress``: show a bar per depth (``None``: only for tables of 20 million or more).
+    ``threads``: how many threads expand each layer (``None``: all of numba's threads); the
+    counts are exact whatever the number.
     """
     rows, cols = parse_size(size)
     start_arr = parse_board(start, rows, cols, what="start")
     puz = SlidingPuzzle(rows, cols, goal=start_arr, heuristic="none")
     n = _table_for(puz)
-    parallel = _layered_mod.use_parallel(n)
-    comp = _warm("layered") + (_warm("layered", True) if parallel else 0.0)
+    comp = _warm("layered", puz=puz)
     bar, update = _progress_bar(n, _auto_progress(progress, n), f"{puz.size} layers")
-    t0 = time.perf_counter()
-    r0 = int(puz.fns.rank(puz.encode(start_arr), puz.params))
-    dist, counts = _layered_mod.layered_bfs(puz.fns, puz.params, n, [r0], progress=update)
+    n_threads = _threads(threads)
+    saved = numba.get_num_threads()
+    numba.set_num_threads(n_threads)
+    try:
+        t0 = time.perf_counter()
+        r0 = int(puz.fns.rank(puz.encode(start_arr), puz.params))
+        dist, counts = _layered_mod.layered_bfs(
+            puz.fns, puz.params, n, [r0], progress=update, buckets=puz.buckets
+        )
+    finally:
+        numba.set_num_threads(saved)
     max_depth = len(counts) - 1
     ranks, n_far = _layered_mod._ranks_at_depth(dist, max_depth, farthest_limit)
     state = np.empty(puz.state_len, dtype=np.uint8)
@@ -243,6 +283,8 @@ def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT):
         seconds=seconds,
         compile_seconds=comp,
         table=dist,
+        threads=n_threads,
+        hash=puz.hash_name,
         _puzzle=puz,
     )
 
@@ -296,14 +338,13 @@ def solve(
     solutions = None
     if method == "bfs":
         n = _table_for(puz)
-        parallel = _layered_mod.use_parallel(n)
-        comp = _warm("layered") + (_warm("layered", True) if parallel else 0.0)
+        comp = _warm("layered", puz=puz)
         bar, update = _progress_bar(n, _auto_progress(progress, n), f"{puz.size} bfs")
         t0 = time.perf_counter()
         rs = int(puz.fns.rank(s, puz.params))
         rg = int(puz.fns.rank(g, puz.params))
         dist, counts = _layered_mod.layered_bfs(
-            puz.fns, puz.params, n, [rs], stop_rank=rg, progress=update
+            puz.fns, puz.params, n, [rs], stop_rank=rg, progress=update, buckets=puz.buckets
         )
         path = _layered_mod._walk_down(dist, rg, puz.fns, puz.params)
         nodes = int(_layered_mod._count_reached(dist))
@@ -312,7 +353,7 @@ def solve(
             bar.close()
         extra["counts"] = counts
     elif method == "bidir":
-        comp = _warm("bidir")
+        comp = _warm("bidir", puz=puz)
         t0 = time.perf_counter()
         status, path, ends_f, ends_b, used = _bidir_mod._bidirectional(
             s, g, puz.fns, puz.params, max_bound, max_states
@@ -332,7 +373,7 @@ def solve(
     elif method in ("iddfs", "idastar"):
         n_threads = _threads(threads)
         parallel = n_threads > 1
-        comp = _warm(method, parallel)
+        comp = _warm(method, parallel, puz=puz)
         # every solution has the parity of the blank's distance to its goal cell
         bound0 = _blank_distance(puz, start_arr) % 2
         bar = report = None
@@ -368,7 +409,7 @@ def solve(
         if all_solutions:
             solutions = int(sols)
     else:  # astar, greedy
-        comp = _warm(method)
+        comp = _warm(method, puz=puz)
         t0 = time.perf_counter()
         status, path, stored, expanded, used = _astar_mod._astar(
             s, puz.fns, puz.params, 1 if method == "astar" else 0, max_states
@@ -415,3 +456,104 @@ def _blank_distance(puz, board):
     b = int(np.flatnonzero(np.asarray(board) == 0)[0])
     bg = int(np.flatnonzero(puz.goal == 0)[0])
     return abs(b // puz.cols - bg // puz.cols) + abs(b % puz.cols - bg % puz.cols)
+
+
+# ---------------------------------------------------------------------------------------------
+# the Rotation Puzzle (document 003)
+# ---------------------------------------------------------------------------------------------
+
+#: The contest's limit: answers above it are reported as -1.
+ROTATION_MAX_OPS = 20
+ROTATION_METHODS = ("bidir", "bfs")
+
+
+@dataclass
+class RotationResult:
+    """What :func:`rotation` found. ``length`` is -1 when the sorted grid is more than
+    ``max_ops`` operations away (or cannot be reached at all); ``operations`` are the corners
+    ``(x, y)`` of the turned sub-rectangles, in order."""
+
+    rows: int
+    cols: int
+    grid: list
+    method: str
+    max_ops: int
+    length: int
+    operations: list
+    forward_counts: list
+    backward_counts: list
+    states: int
+    memory_bytes: int
+    seconds: float
+    compile_seconds: float
+
+    def grids(self):
+        """Every grid from the start to the sorted one (flat lists)."""
+        return RotationPuzzle(self.rows, self.cols).apply(self.grid, self.operations)
+
+    def to_dict(self):
+        return asdict(self)
+
+
+_ROTATION_COMPILE = {}
+
+
+def _warm_rotation():
+    if "bidir" not in _ROTATION_COMPILE:
+        t0 = time.perf_counter()
+        puz = RotationPuzzle(3, 3)
+        g = puz.goal_state()
+        s = g.copy()
+        puz.fns.step(s, 0, puz.params)
+        _bidir_mod._bidirectional(s, g, puz.fns, puz.params, 4, 1000, False)
+        _ROTATION_COMPILE["bidir"] = time.perf_counter() - t0
+    return _ROTATION_COMPILE["bidir"]
+
+
+def rotation(grid, rows=None, cols=None, max_ops=ROTATION_MAX_OPS, method="bidir",
+             max_states=DEFAULT_MAX_STATES):
+    """Fewest operations that sort a Rotation Puzzle grid (AtCoder ABC336 F), or -1 if more
+    than ``max_ops`` are needed.
+
+    ``grid``: a list of rows, or a flat sequence with ``rows`` and ``cols``.
+    ``method``: ``bidir`` (bidirectional BFS, up to ``max_ops`` levels in all, always
+    expanding the smaller frontier) or ``bfs`` (one-directional BFS from the start, the
+    baseline). Both store whole states, so a hash collision can never give a wrong answer.
+    ``max_states`` caps the stored states (:class:`~puzzlelib.errors.SearchLimitError`).
+    """
+    if method not in ROTATION_METHODS:
+        raise PuzzleError(f"unknown method {method!r}: use bidir or bfs")
+    if int(max_ops) < 0:
+        raise PuzzleError(f"max_ops must be at least 0, not {max_ops}")
+    rows, cols, values = parse_rotation_grid(grid, rows, cols)
+    puz = RotationPuzzle(rows, cols)
+    comp = _warm_rotation()
+    s = puz.encode(values)
+    g = puz.goal_state()
+    t0 = time.perf_counter()
+    status, path, ends_f, ends_b, used = _bidir_mod._bidirectional(
+        s, g, puz.fns, puz.params, int(max_ops), int(max_states), method == "bfs"
+    )
+    seconds = time.perf_counter() - t0
+    if status == _bidir_mod.STATE_LIMIT:
+        raise SearchLimitError(
+            f"{method} stopped at {max_states:,} stored states ({used / 2**20:.0f} MiB) "
+            f"before settling the answer; raise max_states"
+        )
+    found = status == _bidir_mod.FOUND
+    ops = [list(_rotation_ops[int(m)]) for m in path] if found else []
+    return RotationResult(
+        rows=rows,
+        cols=cols,
+        grid=values,
+        method=method,
+        max_ops=int(max_ops),
+        length=len(ops) if found else -1,
+        operations=ops,
+        forward_counts=np.diff(ends_f, prepend=0).tolist(),
+        backward_counts=np.diff(ends_b, prepend=0).tolist(),
+        states=int(ends_f[-1] + ends_b[-1]),
+        memory_bytes=int(used),
+        seconds=seconds,
+        compile_seconds=comp,
+    )

@@ -1,4 +1,4 @@
-"""Command line: ``python -m puzzlelib solve|layers ...``.
+"""Command line: ``python -m puzzlelib solve|layers|rotation ...``.
 
 Bad input exits with status 2 and one line on stderr (``puzzlelib: error: ...``); a search that
 stops at a limit exits with status 3. With ``--json`` the result is one JSON object on stdout.
@@ -9,7 +9,8 @@ import argparse
 import json
 import sys
 
-from .api import METHODS, layers, solve
+from .api import METHODS, ROTATION_MAX_OPS, ROTATION_METHODS, layers, rotation, solve
+from .domains.rotation import parse_contest_input
 from .errors import PuzzleError, SearchLimitError
 
 
@@ -40,7 +41,19 @@ def _parser():
     l.add_argument("--size", default="3x3")
     l.add_argument("--start", required=True)
     l.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    l.add_argument("--threads", type=int, default=0, help="threads (default 0 = all cores)")
     l.add_argument("--json", action="store_true")
+
+    r = sub.add_parser(
+        "rotation",
+        help="Rotation Puzzle (AtCoder ABC336 F): read 'H W' and H rows from stdin, print the "
+             "fewest operations (-1 if more than 20)",
+    )
+    r.add_argument("--method", default="bidir", choices=ROTATION_METHODS)
+    r.add_argument("--max-ops", type=int, default=ROTATION_MAX_OPS,
+                   help=f"answer -1 beyond this many operations (default {ROTATION_MAX_OPS})")
+    r.add_argument("--json", action="store_true",
+                   help="print one JSON object (length, operations, per-side counts, seconds)")
     return p
 
 
@@ -67,6 +80,10 @@ def _print_layers(lay):
     print(f"search: {lay.seconds:.4f} s (compile {lay.compile_seconds:.2f} s)")
 
 
+def _print_rotation(res):
+    print(res.length)  # the contest's output: the answer alone
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
     try:
@@ -78,9 +95,14 @@ def main(argv=None):
                 threads=None if args.threads == 0 else args.threads, **kw,
             )
             show = _print_solution
-        else:
-            result = layers(args.start, size=args.size, progress=True if args.progress else None)
+        elif args.command == "layers":
+            result = layers(args.start, size=args.size, progress=True if args.progress else None,
+                            threads=None if args.threads == 0 else args.threads)
             show = _print_layers
+        else:
+            rows, cols, values = parse_contest_input(sys.stdin.read())
+            result = rotation(values, rows, cols, max_ops=args.max_ops, method=args.method)
+            show = _print_rotation
     except SearchLimitError as e:
         sys.stderr.write(f"puzzlelib: stopped: {e}\n")
         return 3

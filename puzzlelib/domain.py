@@ -17,6 +17,10 @@ are written once and only ever call the domain's jitted functions, bundled in a
 ``rank(state, params) -> int`` and ``unrank(r, params, state)``
     A minimal perfect hash of the reachable positions onto ``0..n_ranks-1`` and its inverse
     (only needed by the table-based searches).
+``rank_after(state, m, r, params) -> int``
+    The rank of ``state`` just reached by move ``m`` from the position of rank ``r``. Equal to
+    ``rank(state, params)``; a domain that can do better from the parent's rank (sliding tiles:
+    a horizontal move only shifts the rank by a constant) makes breadth-first search faster.
 
 Every ``params`` namedtuple starts with three fields the kernels read:
 ``state_len`` (bytes per state), ``n_moves`` and ``bound_step`` (2 when every cycle of moves has
@@ -39,4 +43,6 @@ ILLEGAL = -(1 << 40)
 #: Distance-table entry for a position not reached yet (so depths go up to 254).
 UNSEEN = 255
 
-DomainFns = namedtuple("DomainFns", ["step", "inverse", "is_goal", "heuristic", "rank", "unrank"])
+DomainFns = namedtuple(
+    "DomainFns", ["step", "inverse", "is_goal", "heuristic", "rank", "unrank", "rank_after"]
+)

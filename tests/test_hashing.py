@@ -76,3 +76,79 @@ def test_too_many_items_is_refused():
     check_rank_size(20)
     with pytest.raises(PuzzleError, match="too many"):
         check_rank_size(21)
+
+
+# --- multiset permutations ---------------------------------------------------------------------
+from puzzlelib.hashing import (  # noqa: E402
+    multiset_radix,
+    multiset_rank_skip,
+    multiset_rank_skip_long,
+    multiset_tables,
+    multiset_unrank,
+    multiset_weights,
+)
+
+
+def _ranks(items, counts):
+    """Both forms of the multiset rank of ``items`` (classes 0..L-1, no position skipped)."""
+    counts = np.array(counts, dtype=np.int64)
+    cls = np.arange(len(counts), dtype=np.int64)
+    radix, _ = multiset_radix(counts)
+    arr = np.array(items, dtype=np.uint8)
+    long = multiset_rank_skip_long(arr, len(arr), -1, cls, multiset_weights(radix, counts))
+    if len(counts) <= 8 and counts.sum() <= 15:
+        shift, update, weights = multiset_tables(cls, counts)
+        assert multiset_rank_skip(arr, len(arr), -1, shift, update, weights) == long
+    return long
+
+
+@pytest.mark.parametrize(
+    "counts", [(1,), (3,), (1, 1, 1), (2, 1), (1, 2), (3, 2, 1), (2, 2, 2, 2), (1, 1, 1, 1, 1, 3),
+               (1, 1, 1, 1, 1, 1, 1)]
+)
+def test_multiset_round_trip_exhaustive(counts):
+    """Every arrangement gets a different rank below k!/prod(m!), and unrank inverts it."""
+    items = [c for c, m in enumerate(counts) for _ in range(m)]
+    arrangements = sorted(set(itertools.permutations(items)))
+    radix, total = multiset_radix(counts)
+    assert total == len(arrangements)
+    out = np.empty(len(items), dtype=np.uint8)
+    ranks = set()
+    for a in arrangements:
+        r = _ranks(a, counts)
+        assert 0 <= r < total
+        ranks.add(r)
+        multiset_unrank(r, np.array(counts, dtype=np.int64), radix, out)
+        assert tuple(out) == a
+    assert len(ranks) == total
+
+
+@pytest.mark.parametrize("counts", [(5, 5, 5), (1, 1, 1, 1, 1, 10), (4, 4, 4, 4, 4, 4), (20, 4)])
+def test_multiset_round_trip_random(counts):
+    rng = np.random.default_rng(7)
+    items = np.array([c for c, m in enumerate(counts) for _ in range(m)], dtype=np.uint8)
+    radix, total = multiset_radix(counts)
+    out = np.empty(len(items), dtype=np.uint8)
+    for _ in range(300):
+        rng.shuffle(items)
+        r = _ranks(items, counts)
+        assert 0 <= r < total
+        multiset_unrank(r, np.array(counts, dtype=np.int64), radix, out)
+        assert (out == items).all()
+
+
+def test_document_001_table_sizes():
+    """Both of the document's hand-made hashes are special cases: same N."""
+    assert 16 * multiset_radix((1, 1, 1, 1, 1, 10))[1] == 16 * 15 * 14 * 13 * 12 * 11
+    assert 16 * multiset_radix((5, 5, 5))[1] == 16 * math.comb(15, 5) * math.comb(10, 5)
+
+
+def test_multiset_distinct_items_give_a_permutation_rank():
+    """With every count 1 the rank is a bijection onto 0..k!-1 (a k-permutation rank)."""
+    ranks = {_ranks(p, (1,) * 5) for p in itertools.permutations(range(5))}
+    assert ranks == set(range(120))
+
+
+def test_multiset_too_many_items():
+    with pytest.raises(PuzzleError, match="too many"):
+        multiset_radix((40,))

@@ -1,5 +1,6 @@
 """Layered BFS over the uint8 table against the reference BFS, on whole small boards."""
 
+import numba
 import numpy as np
 import pytest
 
@@ -34,32 +35,65 @@ def test_depth_and_path_queries(rng):
         assert reference.replay([1, 2, 3, 4, 5, 6, 7, 8, 0], path, 3) == b
 
 
-@pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3)])
-def test_scan_and_list_kernels_give_the_same_table(rows, cols, monkeypatch):
-    puz = SlidingPuzzle(rows, cols, heuristic="none")
-    r0 = int(puz.fns.rank(puz.encode(puz.goal), puz.params))
-    results = []
-    for threshold in (1 << 40, 1):  # lists of states, then the parallel scan
-        monkeypatch.setattr(layered, "PARALLEL_MIN_TABLE", threshold)
-        results.append(layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0]))
-    (d1, c1), (d2, c2) = results
-    assert (d1 == d2).all()
-    assert c1 == c2 == reference.layer_counts(list(puz.goal), rows, cols)
+#: The three ways to build a table: layer lists split by blank cell (parallel), one list
+#: (no buckets), and the parallel scan of the table.
+KERNELS = [("lists", True), ("lists", False), ("scan", False)]
 
 
-def test_stop_rank_in_both_kernels(monkeypatch):
+def _tables(puz, start=None, stop=-1):
+    board = puz.goal if start is None else puz.parse(start)
+    r0 = int(puz.fns.rank(puz.encode(board), puz.params))
+    return [
+        layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], stop_rank=stop,
+                            buckets=puz.buckets if buckets else None, kernel=kernel)
+        for kernel, buckets in KERNELS
+    ]
+
+
+@pytest.mark.parametrize(
+    "rows,cols,goal",
+    [(2, 3, None), (3, 3, None), (2, 4, [1, 1, 2, 2, 3, 3, 4, 0]),
+     (3, 3, [1, 2, 3, 4, 5, 5, 5, 5, 0])],
+)
+def test_every_kernel_gives_the_same_table(rows, cols, goal):
+    puz = SlidingPuzzle(rows, cols, goal=goal, heuristic="none")
+    (d1, c1), *others = _tables(puz)
+    for d2, c2 in others:
+        assert (d1 == d2).all() and c1 == c2
+    assert c1 == reference.layer_counts(list(puz.goal), rows, cols)
+
+
+def test_stop_rank_in_every_kernel():
     puz = SlidingPuzzle(3, 3, heuristic="none")
-    r0 = int(puz.fns.rank(puz.encode(puz.goal), puz.params))
     stop = int(puz.fns.rank(puz.encode(puz.parse("1 2 3 4 5 6 0 7 8")), puz.params))
-    for threshold in (1 << 40, 1):
-        monkeypatch.setattr(layered, "PARALLEL_MIN_TABLE", threshold)
-        dist, counts = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], stop_rank=stop)
+    for dist, counts in _tables(puz, stop=stop):
         assert dist[stop] == 2 and counts == [1, 2, 4]
 
 
-def test_large_tables_use_the_parallel_scan():
-    assert layered.use_parallel(layered.PARALLEL_MIN_TABLE)
-    assert not layered.use_parallel(1000)
+def test_kernel_choice():
+    assert layered.choose_kernel(layered.PARALLEL_MIN_TABLE, None) == "scan"
+    assert layered.choose_kernel(1000, None) == "lists"
+    assert layered.choose_kernel(1 << 40, (None, 1)) == "lists"
+
+
+@pytest.mark.parametrize(
+    "size,start", [("2x5", list(range(1, 10)) + [0]), ("3x4", [1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 0])]
+)
+def test_counts_do_not_depend_on_threads(size, start):
+    """Each layer's buckets are shared among threads: 1 and 2 threads, identical tables."""
+    one = layers(start, size=size, threads=1)
+    two = layers(start, size=size, threads=2)
+    assert one.threads == 1 and two.threads == min(2, numba.config.NUMBA_NUM_THREADS)
+    assert one.counts == two.counts and (one.table == two.table).all()
+
+
+def test_repeated_labels_layers_match_reference(rng):
+    goal = [1, 1, 2, 2, 3, 3, 0, 4, 4]
+    for start in (goal, random_board(3, 3, rng, goal=goal)):
+        lay = layers(start, size="3x3")
+        assert lay.counts == reference.layer_counts(start, 3, 3)
+        assert sorted(lay.farthest) == reference.farthest(start, 3, 3)
+        assert lay.total == 9 * 8 * 7 * 6 * 5 * 4 * 3 // 8
 
 
 def test_farthest_limit_keeps_exact_count():
@@ -83,15 +117,14 @@ def test_5x5_is_too_large_for_the_permutation_hash():
         layers(list(range(1, 25)) + [0], size="5x5")
 
 
-def test_2x5_both_kernels_agree_with_known_diameter(monkeypatch):
+def test_2x5_kernels_agree_with_known_diameter():
     """10!/2 positions; the 2x5 puzzle's greatest distance is 55, reached by two positions.
     The parallel scan and the list kernel must build the same table."""
     lay = layers(list(range(1, 10)) + [0], size="2x5")
     assert (lay.total, lay.max_depth, lay.n_farthest) == (1_814_400, 55, 2)
-    monkeypatch.setattr(layered, "PARALLEL_MIN_TABLE", 1)
-    scan = layers(list(range(1, 10)) + [0], size="2x5")
-    assert scan.counts == lay.counts and (scan.table == lay.table).all()
-    assert sorted(scan.farthest) == sorted(lay.farthest)
+    puz = SlidingPuzzle(2, 5, heuristic="none")
+    for dist, counts in _tables(puz):
+        assert counts == lay.counts and (dist == lay.table).all()
 
 
 def test_progress_reports_every_layer(capsys):

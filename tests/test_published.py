@@ -43,3 +43,33 @@ def test_forty_optimal_solutions(method, row):
 def test_initial_bound_21():
     sol = solve(START, method="idastar")
     assert sol.extra["initial_bound"] == 21
+
+
+# --- document 001: indistinguishable pieces ---------------------------------------------------
+DOC001 = {
+    row["problem"]: row
+    for row in csv.DictReader(open(ROOT / "data" / "published" / "001_indistinguishable.csv"))
+}
+LINES001 = list(csv.DictReader(open(ROOT / "data" / "published" / "001_printed_lines.csv")))
+
+
+def printed_lines(counts):
+    """The document's per-move lines from our per-depth counts: line 1 adds the start."""
+    lines = {1: counts[0] + counts[1]}
+    lines.update({d: counts[d] for d in range(2, len(counts))})
+    return lines
+
+
+@pytest.mark.parametrize("problem", ["1", "2"])
+def test_document_001_full_tables(problem):
+    row = DOC001[problem]
+    lay = layers(row["start"], size="4x4")
+    assert lay.total == int(row["positions"])
+    assert lay.max_depth == int(row["longest"])
+    assert lay.n_farthest == int(row["n_farthest"])
+    want = sorted([int(x) for x in b.split()] for b in row["farthest"].split("|"))
+    assert sorted(lay.farthest) == want
+    lines = printed_lines(lay.counts)
+    for line in LINES001:
+        if line["problem"] == problem:
+            assert lines[int(line["move"])] == int(line["printed_count"])

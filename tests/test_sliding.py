@@ -1,14 +1,19 @@
 """The sliding-tile domain: encoding, moves, the half-space hash, validation messages."""
 
+import math
+from collections import Counter
+
 import numpy as np
 import pytest
 from numba import njit
 
 from puzzlelib import PuzzleError, SlidingPuzzle, UnsolvableError
 from puzzlelib.domain import ILLEGAL
+from puzzlelib.domains import sliding
 from puzzlelib.domains.sliding import parity_class, tiles_to_blank_moves
 
 from . import reference
+from .conftest import random_board
 
 
 @njit
@@ -122,7 +127,7 @@ def test_parity_class_matches_reachability():
             assert same == (reference.to_str(perm) in reach)
 
 
-@pytest.mark.parametrize("size", ["1x3", "6x6", "3", "axb", "3x3x3"])
+@pytest.mark.parametrize("size", ["1x3", "6x6", "5x6", "2x7", "3", "axb", "3x3x3"])
 def test_bad_sizes(size):
     from puzzlelib.domains.sliding import parse_size
 
@@ -135,6 +140,75 @@ def test_start_and_goal_with_different_tiles():
         SlidingPuzzle(2, 3, goal="1 1 2 2 3 0").parse("1 1 1 2 3 0")
 
 
-def test_repeated_labels_have_no_rank_yet():
-    with pytest.raises(PuzzleError, match="repeated labels"):
-        SlidingPuzzle(2, 3, goal="1 1 2 2 3 0").n_ranks
+@pytest.mark.parametrize(
+    "rows,cols,goal,variant",
+    [
+        (2, 3, [1, 1, 2, 2, 3, 0], sliding.FNS_MULTISET),
+        (3, 3, [1, 2, 2, 3, 3, 3, 4, 4, 0], sliding.FNS_MULTISET),
+        (2, 4, [1, 2, 3, 4, 5, 6, 6, 0], sliding.FNS_MULTISET),
+        (3, 3, [1, 1, 1, 1, 1, 1, 1, 1, 0], sliding.FNS_MULTISET),
+        (4, 5, [1] * 17 + [2, 2, 0], sliding.FNS_MULTISET_LONG),  # more than 15 tiles
+    ],
+)
+def test_multiset_hash_is_a_bijection_onto_every_arrangement(rows, cols, goal, variant):
+    """With repeated labels every arrangement is reachable (swapping two equal tiles fixes the
+    parity), and the hash maps them one-to-one onto n!/prod(multiplicity!) ranks."""
+    puz = SlidingPuzzle(rows, cols, goal=goal)
+    assert puz.fns is variant
+    n = puz.n_ranks
+    expected = math.factorial(rows * cols)
+    for m in Counter(goal).values():
+        expected //= math.factorial(m)
+    assert n == expected
+    states = _all_states(puz.fns, puz.params, n)
+    boards = {tuple(puz.decode(s)) for s in states}
+    assert len(boards) == n
+    for r in range(0, n, max(1, n // 2000)):
+        assert puz.fns.rank(states[r], puz.params) == r
+        assert states[r][-1] == list(states[r][:-1]).index(0)
+    if n <= 20_000:
+        assert len(reference.distances(goal, rows, cols)) == n  # all of them reachable
+
+
+def test_multiset_fast_and_long_ranks_agree(rng):
+    puz = SlidingPuzzle(4, 4, goal=[1, 1, 2, 2, 1, 1, 2, 2, 1, 3, 3, 2, 3, 3, 3, 0])
+    p = puz.params
+    assert puz.fns is sliding.FNS_MULTISET
+    for _ in range(500):
+        board = random_board(4, 4, rng, goal=list(puz.goal))
+        s = puz.encode(board)
+        assert sliding._rank_multiset(s, p) == sliding._rank_multiset_long(s, p)
+
+
+def test_multiset_long_form_round_trip_with_many_classes(rng):
+    """Ten labels (more than the one-word rank's eight classes): random round trips."""
+    goal = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 0]
+    puz = SlidingPuzzle(3, 4, goal=goal)
+    assert puz.fns is sliding.FNS_MULTISET_LONG and puz.n_ranks == math.factorial(12) // 2
+    out = np.empty(puz.state_len, dtype=np.uint8)
+    for _ in range(300):
+        s = puz.encode(random_board(3, 4, rng, goal=goal))
+        r = puz.fns.rank(s, puz.params)
+        assert 0 <= r < puz.n_ranks
+        puz.fns.unrank(r, puz.params, out)
+        assert (out == s).all()
+
+
+def test_rank_after_matches_rank(rng):
+    for goal in ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0], [1, 2, 2, 3, 3, 3, 1, 2, 2, 3, 3, 0]):
+        puz = SlidingPuzzle(3, 4, goal=goal)
+        for _ in range(200):
+            s = puz.encode(random_board(3, 4, rng, goal=goal))
+            r = puz.fns.rank(s, puz.params)
+            for m in range(4):
+                t = s.copy()
+                if puz.fns.step(t, m, puz.params) != ILLEGAL:
+                    assert puz.fns.rank_after(t, m, r, puz.params) == puz.fns.rank(t, puz.params)
+
+
+def test_multiset_table_too_large_is_refused_with_memory_needed(monkeypatch):
+    monkeypatch.setenv("PUZZLELIB_MAX_BYTES", str(10_000_000))
+    with pytest.raises(PuzzleError, match=r"12,108,096 positions.*needs 11\.5 MiB"):
+        from puzzlelib import layers
+
+        layers("1 1 2 2 1 1 2 2 1 3 3 2 3 3 3 0", size="4x4")

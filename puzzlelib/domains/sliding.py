@@ -7,12 +7,21 @@ labels are indistinguishable tiles. A move is named by the direction the *blank*
 Encoding used by the kernels: a ``uint8`` state of ``n_cells + 1`` bytes, the labels cell by cell
 followed by the blank's cell index, so a move never has to search for the blank.
 
-Hash (distinct tiles only): the reachable positions are exactly half of the ``n!`` arrangements
-(a move never changes a parity invariant), so the rank is
-``blank_cell * (n-1)!/2 + lehmer(tiles in reading order) // 2``, a minimal perfect hash onto
-``n!/2``. Lexicographic ranks ``2k`` and ``2k+1`` differ only by swapping the last two tiles, which
-flips the parity, so exactly one of each pair is reachable for a given blank cell; ``unrank``
-picks it with the parity the blank's cell requires.
+Hash, chosen from the board; both are ``blank_cell * block + rank(tiles in reading order)``:
+
+- distinct tiles: the reachable positions are exactly half of the ``n!`` arrangements (a move
+  never changes a parity invariant), so ``block = (n-1)!/2`` and the tiles are ranked by
+  ``lehmer // 2``, a minimal perfect hash onto ``n!/2``. Lexicographic ranks ``2k`` and ``2k+1``
+  differ only by swapping the last two tiles, which flips the parity, so exactly one of each
+  pair is reachable for a given blank cell; ``unrank`` picks it with the parity the blank's cell
+  requires.
+- repeated labels (indistinguishable tiles): swapping two equal tiles changes nothing, so both
+  parities are one position and every arrangement is reachable; the tiles are ranked as a
+  multiset permutation (:func:`~puzzlelib.hashing.multiset_rank_skip`), ``block = (n-1)! /
+  prod(multiplicity!)``, a minimal perfect hash onto ``n! / prod(multiplicity!)``.
+
+Either way a horizontal move leaves the tiles' reading order alone, so the neighbour's rank is
+the parent's plus or minus ``block`` (``rank_after``): half the ranking work of a BFS is free.
 """
 
 from collections import Counter, namedtuple
@@ -22,11 +31,27 @@ from numba import njit
 
 from ..domain import ILLEGAL, DomainFns
 from ..errors import PuzzleError, UnsolvableError
-from ..hashing import FACTORIALS, check_rank_size, divmod_fast, perm_rank_skip, perm_unrank
+from ..hashing import (
+    FACTORIALS,
+    check_rank_size,
+    divmod_fast,
+    multiset_radix,
+    MULTISET_FAST_CLASSES,
+    MULTISET_FAST_N,
+    multiset_rank_skip,
+    multiset_rank_skip_long,
+    multiset_tables,
+    multiset_unrank,
+    multiset_weights,
+    perm_rank_skip,
+    perm_unrank,
+)
 
 #: The blank's moves, in move-number order: up, down, left, right.
 MOVE_NAMES = "udlr"
-MIN_SIDE, MAX_SIDE = 2, 5
+MIN_SIDE, MAX_SIDE = 2, 6
+#: At most 5x5 = 25 cells (2x6, 3x6 and 4x6 included).
+MAX_CELLS = 25
 
 SlidingParams = namedtuple(
     "SlidingParams",
@@ -41,7 +66,15 @@ SlidingParams = namedtuple(
         "h",  # h[label, cell]: heuristic contribution of a tile (all zero for no heuristic)
         "goal",  # goal labels, uint8[n_cells]
         "tile_parity",  # parity the tiles' permutation must have with the blank at each cell
-        "half",  # (n_cells - 1)! / 2, the number of ranks per blank cell
+        "block",  # the number of ranks per blank cell: (n-1)!/2, or (n-1)!/prod(mult!)
+        "cls",  # cls[label]: the label's class for the multiset hash (repeated labels only)
+        "class_label",  # class_label[c]: the label of class c
+        "class_count",  # how many tiles carry each class's label
+        "radix",  # radices of the multiset hash (see puzzlelib.hashing.multiset_radix)
+        "weights",  # radix[c] * C(j, o), the table of the long multiset rank
+        "mshift",  # tables of the one-word multiset rank (puzzlelib.hashing.multiset_tables)
+        "mupdate",
+        "mweights",
     ],
 )
 
@@ -89,13 +122,13 @@ def _heuristic(state, p):
 def _rank(state, p):
     b = np.int64(state[p.n_cells])
     # tiles 1..n-1 read in row-major order without the blank, as a permutation of 0..n-2
-    return b * p.half + perm_rank_skip(state, p.n_cells, b, 1) // 2
+    return b * p.block + perm_rank_skip(state, p.n_cells, b, 1) // 2
 
 
 @njit(cache=True)
 def _unrank(r, p, state):
     n = p.n_cells
-    b, t = divmod_fast(r, p.half)
+    b, t = divmod_fast(r, p.block)
     parity = perm_unrank(2 * t, n - 1, state)
     if parity != p.tile_parity[b]:
         # rank 2k+1 instead of 2k: swap the last two tiles
@@ -111,7 +144,64 @@ def _unrank(r, p, state):
     state[n] = b
 
 
-FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _rank, _unrank)
+@njit(cache=True)
+def _rank_after(state, m, r, p):
+    if m >= 2:  # l or r: the tiles' reading order is unchanged, only the blank's cell moved
+        return r - p.block if m == 2 else r + p.block
+    return _rank(state, p)
+
+
+@njit(cache=True)
+def _rank_multiset(state, p):
+    b = np.int64(state[p.n_cells])
+    return b * p.block + multiset_rank_skip(
+        state, p.n_cells, b, p.mshift, p.mupdate, p.mweights
+    )
+
+
+@njit(cache=True)
+def _rank_multiset_long(state, p):
+    b = np.int64(state[p.n_cells])
+    return b * p.block + multiset_rank_skip_long(state, p.n_cells, b, p.cls, p.weights)
+
+
+@njit(cache=True)
+def _unrank_multiset(r, p, state):
+    n = p.n_cells
+    b, t = divmod_fast(r, p.block)
+    multiset_unrank(t, p.class_count, p.radix, state)
+    # classes -> labels, spread around the blank
+    for i in range(n - 1, b, -1):
+        state[i] = p.class_label[state[i - 1]]
+    for i in range(b):
+        state[i] = p.class_label[state[i]]
+    state[b] = 0
+    state[n] = b
+
+
+@njit(cache=True)
+def _rank_after_multiset(state, m, r, p):
+    if m >= 2:
+        return r - p.block if m == 2 else r + p.block
+    return _rank_multiset(state, p)
+
+
+FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _rank, _unrank, _rank_after)
+@njit(cache=True)
+def _rank_after_multiset_long(state, m, r, p):
+    if m >= 2:
+        return r - p.block if m == 2 else r + p.block
+    return _rank_multiset_long(state, p)
+
+
+FNS_MULTISET = DomainFns(
+    _step, _inverse, _is_goal, _heuristic, _rank_multiset, _unrank_multiset, _rank_after_multiset
+)
+#: Repeated labels on more than 16 cells, or in more than 8 classes: the long multiset rank.
+FNS_MULTISET_LONG = DomainFns(
+    _step, _inverse, _is_goal, _heuristic, _rank_multiset_long, _unrank_multiset,
+    _rank_after_multiset_long,
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,7 +210,7 @@ FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _rank, _unrank)
 
 
 def parse_size(text):
-    """``"3x3"`` -> ``(3, 3)``; sides from 2 to 5."""
+    """``"3x3"`` -> ``(3, 3)``; sides from 2 to 6, at most 25 cells."""
     if isinstance(text, (tuple, list)):
         rows, cols = text
     else:
@@ -134,6 +224,10 @@ def parse_size(text):
                 f"board size {rows}x{cols} is not supported: each side must be "
                 f"{MIN_SIDE} to {MAX_SIDE}"
             )
+    if rows * cols > MAX_CELLS:
+        raise PuzzleError(
+            f"board size {rows}x{cols} is not supported: at most {MAX_CELLS} cells (5x5)"
+        )
     return int(rows), int(cols)
 
 
@@ -206,7 +300,6 @@ class SlidingPuzzle:
 
     name = "sliding"
     move_names = MOVE_NAMES
-    fns = FNS
 
     def __init__(self, rows, cols, goal=None, heuristic="manhattan"):
         self.rows, self.cols = parse_size((rows, cols))
@@ -220,6 +313,12 @@ class SlidingPuzzle:
             raise PuzzleError(f"unknown heuristic {heuristic!r}: use 'manhattan' or 'none'")
         self.heuristic = heuristic
         self.params = self._make_params()
+        if self.distinct:
+            self.fns = FNS
+        elif self._fast_multiset(self.params.class_count):
+            self.fns = FNS_MULTISET
+        else:
+            self.fns = FNS_MULTISET_LONG
 
     # -- construction ---------------------------------------------------------------------
     def _coords(self, cell):
@@ -246,17 +345,41 @@ class SlidingPuzzle:
                     r, q = self._coords(c)
                     h[label, c] = min((abs(r - hr) + abs(q - hq) for hr, hq in homes), default=0)
         tile_parity = np.zeros(n, dtype=np.int64)
-        half = 0
+        block = 0  # 0: the board is too large to rank in 64 bits (n_ranks says so)
+        cls = np.zeros(n, dtype=np.int64)
+        labels = sorted(set(int(x) for x in self.goal) - {0})
+        class_label = np.array(labels, dtype=np.uint8)
+        class_count = np.array([int((self.goal == v).sum()) for v in labels], dtype=np.int64)
+        radix = np.ones(len(labels), dtype=np.int64)
+        weights = np.zeros((1, 1, 1), dtype=np.int64)
+        mshift = np.zeros(n, dtype=np.int64)
+        mupdate = np.zeros(n, dtype=np.uint64)
+        mweights = np.zeros(1, dtype=np.int64)
+        self._multiset_size = None
         if self.distinct:
             bg = int(np.flatnonzero(self.goal == 0)[0])
             tp_goal = _tile_parity(self.goal)
             for b in range(n):
                 tile_parity[b] = (tp_goal + (cols - 1) * (b // cols - bg // cols)) & 1
             if n - 1 <= 20:
-                half = int(FACTORIALS[n - 1] // 2)
+                block = int(FACTORIALS[n - 1] // 2)
+        else:
+            for c, v in enumerate(labels):
+                cls[v] = c
+            radix, self._multiset_size = multiset_radix(class_count)
+            weights = multiset_weights(radix, class_count)
+            if self._fast_multiset(class_count):
+                mshift, mupdate, mweights = multiset_tables(cls, class_count)
+            if self._multiset_size * n < 1 << 63:
+                block = self._multiset_size
         return SlidingParams(
-            n + 1, 4, 2, rows, cols, n, nbr, h, self.goal.copy(), tile_parity, np.int64(half)
+            n + 1, 4, 2, rows, cols, n, nbr, h, self.goal.copy(), tile_parity, np.int64(block),
+            cls, class_label, class_count, radix, weights, mshift, mupdate, mweights,
         )
+
+    @staticmethod
+    def _fast_multiset(class_count):
+        return len(class_count) <= MULTISET_FAST_CLASSES and sum(class_count) <= MULTISET_FAST_N
 
     @property
     def state_len(self):
@@ -312,13 +435,28 @@ class SlidingPuzzle:
     @property
     def n_ranks(self):
         """Size of the rank table (the positions reachable from the goal)."""
-        if not self.distinct:
+        if self.distinct:
+            check_rank_size(self.n_cells - 1)
+        elif int(self.params.block) == 0:
             raise PuzzleError(
-                "boards with repeated labels need the multiset-permutation hash, which this "
-                "version does not have yet; use --method idastar, astar, bidir or iddfs"
+                f"{self.n_cells * self._multiset_size:,} positions are too many for the 64-bit "
+                f"multiset hash"
             )
-        check_rank_size(self.n_cells - 1)
-        return self.n_cells * int(self.params.half)
+        return self.n_cells * int(self.params.block)
+
+    @property
+    def buckets(self):
+        """``(bucket_next, block)`` for the parallel layered BFS: ranks come in blocks of
+        ``block``, one per blank cell, and move ``m`` takes the blank from cell ``b`` to
+        ``nbr[b, m]``."""
+        return self.params.nbr, int(self.params.block)
+
+    @property
+    def hash_name(self):
+        """Which minimal perfect hash this board uses."""
+        if self.distinct:
+            return "permutation rank of the reachable half, n!/2"
+        return "multiset-permutation rank, n!/prod(multiplicity!)"
 
     # -- moves ------------------------------------------------------------------------------
     def apply_moves(self, board, moves):

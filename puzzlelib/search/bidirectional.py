@@ -17,7 +17,16 @@ import numpy as np
 from numba import njit
 
 from ..domain import ILLEGAL
-from .statetable import find, grow_rows, insert, new_table, path_to
+from .statetable import (
+    find,
+    find_hashed,
+    grow_rows,
+    hash_state,
+    insert,
+    insert_hashed,
+    new_table,
+    path_to,
+)
 
 FOUND, NOT_WITHIN_DEPTH, STATE_LIMIT, EXHAUSTED = 0, 1, 2, 3
 
@@ -30,18 +39,20 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
     buf = np.empty(p.state_len, dtype=np.uint8)
     for idx in range(lo, hi):
         buf[:] = pool[idx]
+        back = fns.inverse(mov[idx]) if par[idx] >= 0 else -1
         for m in range(p.n_moves):
-            if fns.step(buf, m, p) == ILLEGAL:
+            if m == back or fns.step(buf, m, p) == ILLEGAL:  # never straight back
                 continue
-            if find(slots, pool, buf) < 0:
+            h = hash_state(buf)
+            if find_hashed(slots, pool, buf, h) < 0:
                 if n == par.shape[0]:
                     par = grow_rows(par, 2 * n)
                     mov = grow_rows(mov, 2 * n)
-                slots, pool = insert(slots, pool, n, buf)
+                slots, pool = insert_hashed(slots, pool, n, buf, h)
                 par[n] = idx
                 mov[n] = m
                 n += 1
-                j = find(other_slots, other_pool, buf)
+                j = find_hashed(other_slots, other_pool, buf, h)
                 if j >= 0:
                     return slots, pool, par, mov, n, n - 1, j
             fns.step(buf, fns.inverse(m), p)
@@ -49,10 +60,12 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
 
 
 @njit
-def _bidirectional(start, goal, fns, p, max_depth, max_states):
+def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False):
     """Returns (status, moves, layer ends forward, layer ends backward, bytes used).
 
-    ``ends[k]`` is the number of states of depth ``<= k`` on that side."""
+    ``ends[k]`` is the number of states of depth ``<= k`` on that side. ``one_way``: never
+    expand the backward side, which is then just the goal: plain breadth-first search from the
+    start with the same tables (the baseline bidirectional search is measured against)."""
     cap = 1024
     slots_f, pool_f = new_table(p.state_len, cap)
     slots_b, pool_b = new_table(p.state_len, cap)
@@ -80,10 +93,10 @@ def _bidirectional(start, goal, fns, p, max_depth, max_states):
     while status == NOT_WITHIN_DEPTH and d_f + d_b < max_depth:
         lo_f = ends_f[d_f - 1] if d_f > 0 else 0
         lo_b = ends_b[d_b - 1] if d_b > 0 else 0
-        if n_f == lo_f or n_b == lo_b:
+        if n_f == lo_f or (n_b == lo_b and not one_way):
             status = EXHAUSTED  # one side has no frontier left: no path at all
             break
-        if n_f - lo_f <= n_b - lo_b:  # expand the smaller frontier
+        if one_way or n_f - lo_f <= n_b - lo_b:  # expand the smaller frontier
             slots_f, pool_f, par_f, mov_f, n_f, meet_f, meet_b = _expand_side(
                 lo_f, n_f, slots_f, pool_f, par_f, mov_f, n_f, slots_b, pool_b, fns, p
             )

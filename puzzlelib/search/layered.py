@@ -1,33 +1,38 @@
 """Layered breadth-first search over a ``uint8`` distance table indexed by rank.
 
 ``dist[r]`` holds the depth of the position whose rank is ``r`` (:data:`~puzzlelib.domain.UNSEEN`
-until reached). Layer ``d + 1`` is made by scanning the table for entries equal to ``d``,
-unranking each, applying every move and marking unseen neighbours ``d + 1``. No queue is kept:
-the table *is* the frontier, one byte per position.
+until reached); the table decides what is new, one byte per position. Two ways to make layer
+``d + 1`` from layer ``d``:
 
-Small tables (below :data:`PARALLEL_MIN_TABLE`) take a shortcut: the layer is also kept as a
-list of states, each with the move that made it, so nothing is unranked and the move straight
-back is never tried; the table still decides what is new.
-
-Parallel expansion (``prange`` over chunks of the table) is race-free where it matters: a
-thread only ever writes ``d + 1`` into an unseen entry, so two threads racing on one entry write
-the same byte, and entries equal to ``d`` are never written during the layer. Layer sizes are
-counted while scanning (entries equal to ``d`` are stable), so the counts are exact.
+- **Layer lists** (the default): layer ``d`` is also kept as a list of states with their ranks
+  and the moves that made them, so nothing is unranked, the move straight back is never tried,
+  and a domain that knows the neighbour's rank from its parent's (``rank_after``) saves work.
+  When the domain's ranks come in *buckets* (blocks of ranks such that a move from a given
+  block always lands in one known block: for sliding tiles, the blank's cell) the lists are
+  grouped by bucket and expanded in parallel, one task per *target* bucket. A position's table
+  entry is then only touched by the task that owns its bucket: no races, no duplicates, and
+  the counts are exact whatever the number of threads.
+- **Table scan**, for domains without buckets and tables of :data:`PARALLEL_MIN_TABLE` or
+  more: ``prange`` over chunks of the table, unranking each entry equal to ``d``. A thread only
+  ever writes ``d + 1`` into an unseen entry, so two threads racing on one entry write the same
+  byte; entries equal to ``d`` are never written during the layer, so counting them while
+  scanning is exact.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange
 
+from .. import memory
 from ..domain import ILLEGAL, UNSEEN
 from ..errors import SearchLimitError
 
 #: Table entries per parallel work item.
 CHUNK = 1 << 14
-#: Tables at least this large are scanned, layer by layer, in parallel chunks of ``CHUNK``
-#: entries: one byte a position and nothing else. Smaller tables keep each layer as a list of
-#: states as well, which spares the unranking and runs on one thread. Measured on 2 cores
-#: (2026-11-22): the 2x5 board's 1,814,400 positions take 0.18 s with lists and 0.39 s with the
-#: scan; lists of the largest layers of a 2**26-entry table still fit in about 1 GiB.
+#: Without buckets, tables at least this large are scanned, layer by layer, in parallel chunks
+#: of ``CHUNK`` entries (one byte a position and nothing else); smaller ones use one list of
+#: states per layer on one thread. With buckets the lists are always used: measured on 2 cores
+#: (2026-11-22), the 2x5 board's 1,814,400 positions take 0.07 s with bucketed lists, 0.39 s
+#: with the scan, and the 3x4 board's 239,500,800 about 22 s, in under 2 GiB.
 PARALLEL_MIN_TABLE = 1 << 26
 #: The greatest depth a uint8 table can hold (255 means unseen).
 MAX_DEPTH = UNSEEN - 1
@@ -73,51 +78,106 @@ def _layer_parallel(dist, depth, fns, p):
 
 
 @njit
-def _bfs_lists(dist, front, came_by, depth, reached, fns, p, stop_rank, max_layers):
-    """Search for a small table: each layer is a list of states (``front``, depth ``depth``)
-    with the moves that made them (``came_by``, -1 for a start). Makes up to ``max_layers``
-    layers, and stops after the layer that reaches ``stop_rank``.
+def _capacities(off, bucket_next):
+    """Room for each target bucket's next layer: the sizes of the source buckets that a move
+    leads from into it."""
+    nb = off.shape[0] - 1
+    cap = np.zeros(nb, dtype=np.int64)
+    for s in range(nb):
+        for m in range(bucket_next.shape[1]):
+            t = bucket_next[s, m]
+            if t >= 0:
+                cap[t] += off[s + 1] - off[s]
+    return cap
 
-    Returns (counts of the new layers, last layer, its moves, its depth, positions reached);
-    an empty last layer means the search is over."""
-    n_moves = p.n_moves
-    n_front = front.shape[0]
-    counts = np.zeros(max_layers, dtype=np.int64)
-    n_counts = 0
-    state = np.empty(p.state_len, dtype=np.uint8)
-    stop_depth = depth + max_layers
-    while n_front > 0 and depth < min(MAX_DEPTH, stop_depth):
-        if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
-            break
-        cap = min(n_front * n_moves, dist.shape[0] - reached)
-        nxt = np.empty((cap, p.state_len), dtype=np.uint8)
-        nxt_by = np.empty(cap, dtype=np.int64)
-        mark = np.uint8(depth + 1)
-        k = 0
-        for i in range(n_front):
-            for j in range(p.state_len):
-                state[j] = front[i, j]
-            back = fns.inverse(came_by[i]) if came_by[i] >= 0 else -1
-            for m in range(n_moves):
-                if m == back or fns.step(state, m, p) == ILLEGAL:
+
+@njit(cache=True)
+def _balanced_order(work, n_threads):
+    """An order of the tasks such that cutting it into ``n_threads`` runs of equal length (as
+    numba's scheduler does) gives each thread about the same work: the largest task first, each
+    to the least loaded thread that still has room."""
+    n = work.shape[0]
+    n_threads = max(1, min(n_threads, n))
+    room = np.empty(n_threads, dtype=np.int64)
+    for b in range(n_threads):  # run b holds tasks [b*n//T, (b+1)*n//T)
+        room[b] = (b + 1) * n // n_threads - b * n // n_threads
+    load = np.zeros(n_threads, dtype=np.int64)
+    fill = np.zeros(n_threads, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    for t in np.argsort(-work):
+        best = -1
+        for b in range(n_threads):
+            if fill[b] < room[b] and (best < 0 or load[b] < load[best]):
+                best = b
+        order[best * n // n_threads + fill[best]] = t
+        fill[best] += 1
+        load[best] += work[t]
+    return order
+
+
+@njit(parallel=True)
+def _layer_buckets(dist, fs, fr, fm, off, bucket_next, depth, fns, p):
+    """Make layer ``depth + 1`` from the list of layer ``depth``: states ``fs``, their ranks
+    ``fr`` and the moves that made them ``fm`` (-1 for a start), grouped by bucket (bucket ``b``
+    is rows ``off[b]:off[b+1]``).
+
+    One task per *target* bucket: it applies, to every source bucket, the moves that lead into
+    its own bucket. A position's table entry is therefore only ever read and written by the
+    task that owns its bucket: no races, no duplicates, exact counts, whatever the threads.
+
+    Returns the next layer in the same form."""
+    nb = off.shape[0] - 1
+    cap = _capacities(off, bucket_next)
+    coff = np.zeros(nb + 1, dtype=np.int64)
+    for t in range(nb):
+        coff[t + 1] = coff[t] + cap[t]
+    ns = np.empty((coff[nb], p.state_len), dtype=np.uint8)
+    nr = np.empty(coff[nb], dtype=np.int64)
+    nm = np.empty(coff[nb], dtype=np.int8)
+    cnt = np.zeros(nb, dtype=np.int64)
+    mark = np.uint8(depth + 1)
+    order = _balanced_order(cap, get_num_threads())
+    for task in prange(nb):
+        t = order[task]
+        state = np.empty(p.state_len, dtype=np.uint8)
+        k = coff[t]
+        for s in range(nb):
+            for m in range(p.n_moves):
+                if bucket_next[s, m] != t:
                     continue
-                r = fns.rank(state, p)
-                if dist[r] == UNSEEN:
-                    dist[r] = mark
-                    for j in range(p.state_len):
-                        nxt[k, j] = state[j]
-                    nxt_by[k] = m
-                    k += 1
-                fns.step(state, fns.inverse(m), p)
-        front, came_by, n_front = nxt[:k], nxt_by[:k], k
-        depth += 1
-        if k > 0:
-            counts[n_counts] = k
-            n_counts += 1
-            reached += k
-    if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
-        front, came_by = front[:0], came_by[:0]  # done
-    return counts[:n_counts], front, came_by, depth, reached
+                back = fns.inverse(m)
+                for i in range(off[s], off[s + 1]):
+                    if fm[i] == back:
+                        continue  # straight back to the parent
+                    for j in range(p.state_len):  # (a loop: a slice copy costs more here)
+                        state[j] = fs[i, j]
+                    if fns.step(state, m, p) == ILLEGAL:
+                        continue
+                    r = fns.rank_after(state, m, fr[i], p)
+                    if dist[r] == UNSEEN:
+                        dist[r] = mark
+                        for j in range(p.state_len):
+                            ns[k, j] = state[j]
+                        nr[k] = r
+                        nm[k] = m
+                        k += 1
+        cnt[t] = k - coff[t]
+    noff = np.zeros(nb + 1, dtype=np.int64)
+    for t in range(nb):
+        noff[t + 1] = noff[t] + cnt[t]
+    if noff[nb] == coff[nb]:
+        return ns, nr, nm, noff
+    # pack the buckets together
+    ps = np.empty((noff[nb], p.state_len), dtype=np.uint8)
+    pr = np.empty(noff[nb], dtype=np.int64)
+    pm = np.empty(noff[nb], dtype=np.int8)
+    for t in prange(nb):
+        for j in range(cnt[t]):
+            for b in range(p.state_len):
+                ps[noff[t] + j, b] = ns[coff[t] + j, b]
+            pr[noff[t] + j] = nr[coff[t] + j]
+            pm[noff[t] + j] = nm[coff[t] + j]
+    return ps, pr, pm, noff
 
 
 @njit(cache=True)
@@ -170,42 +230,83 @@ def _count_reached(dist):
 
 
 def use_parallel(table_size):
-    """Whether a table this large is scanned in parallel chunks (else: lists of states)."""
+    """Whether a table this large is scanned in parallel chunks when the domain offers no
+    buckets (else: one list of states per layer, on one thread)."""
     return table_size >= PARALLEL_MIN_TABLE
 
 
-def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None):
+def choose_kernel(table_size, buckets):
+    """``"lists"`` (layer lists, parallel over buckets when the domain has them) or ``"scan"``."""
+    return "lists" if buckets is not None or not use_parallel(table_size) else "scan"
+
+
+def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, buckets=None,
+                kernel="auto"):
     """Breadth-first search from ``start_ranks`` (all at depth 0) over a fresh distance table.
 
     Stops after the layer in which ``stop_rank`` is reached (when given), or when a layer adds
     nothing. ``progress`` is called after each layer as ``progress(depth, layer_count, total)``.
 
+    ``buckets``: ``(bucket_next, block)`` when the domain's ranks fall into equal blocks of
+    ``block`` ranks such that a move ``m`` from a position of block ``b`` always lands in block
+    ``bucket_next[b, m]`` (-1: the move is never legal there); sliding tiles: the blank's cell.
+    The layer lists are then expanded in parallel, one task per block. ``kernel``: ``"lists"``,
+    ``"scan"`` or ``"auto"`` (see :func:`choose_kernel`).
+
     Returns ``(dist, counts)``: the table and the exact number of positions at each depth.
     """
     dist = np.full(n_ranks, UNSEEN, dtype=np.uint8)
-    for r in start_ranks:
-        dist[int(r)] = 0
-    if not use_parallel(n_ranks):
-        front = np.empty((len(start_ranks), params.state_len), dtype=np.uint8)
-        for i, r in enumerate(start_ranks):
-            fns.unrank(int(r), params, front[i])
-        came_by = np.full(len(start_ranks), -1, dtype=np.int64)
-        counts = [len(start_ranks)]
-        depth, reached = 0, len(start_ranks)
-        # one call for the whole search, or one per layer when someone watches the progress
-        step = 1 if progress is not None else MAX_DEPTH
-        while front.shape[0] > 0:
-            if depth >= MAX_DEPTH:
-                raise SearchLimitError(
-                    f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table"
-                )
-            new, front, came_by, depth, reached = _bfs_lists(
-                dist, front, came_by, depth, reached, fns, params, stop_rank, step
+    start_ranks = np.unique(np.asarray(start_ranks, dtype=np.int64))
+    dist[start_ranks] = 0
+    if kernel == "auto":
+        kernel = choose_kernel(n_ranks, buckets)
+    if kernel == "lists":
+        return dist, _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets)
+    if kernel != "scan":
+        raise ValueError(f"unknown kernel {kernel!r}")
+    return dist, _bfs_scan(dist, fns, params, stop_rank, progress)
+
+
+def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets):
+    if buckets is None:
+        bucket_next = np.zeros((1, params.n_moves), dtype=np.int64)
+        block = dist.shape[0]
+    else:
+        bucket_next, block = np.asarray(buckets[0], dtype=np.int64), int(buckets[1])
+    nb = bucket_next.shape[0]
+    order = np.argsort(start_ranks // block, kind="stable")
+    fr = start_ranks[order]
+    fs = np.empty((len(fr), params.state_len), dtype=np.uint8)
+    for i, r in enumerate(fr):
+        fns.unrank(int(r), params, fs[i])
+    fm = np.full(len(fr), -1, dtype=np.int8)
+    off = np.searchsorted(fr // block, np.arange(nb + 1)).astype(np.int64)
+    counts = [len(fr)]
+    total = len(fr)
+    depth = 0
+    row_bytes = params.state_len + 9
+    while not (stop_rank >= 0 and dist[stop_rank] != UNSEEN):
+        if depth >= MAX_DEPTH:
+            raise SearchLimitError(
+                f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table"
             )
-            counts.extend(int(c) for c in new)
-            if progress is not None and len(new):
-                progress(len(counts) - 1, counts[-1], reached)
-        return dist, counts
+        room = int(_capacities(off, bucket_next).sum())
+        memory.check_fits(
+            room * row_bytes * 2,
+            f"layer {depth + 1} of the breadth-first search (room for {room:,} positions)",
+        )
+        fs, fr, fm, off = _layer_buckets(dist, fs, fr, fm, off, bucket_next, depth, fns, params)
+        if off[-1] == 0:
+            break
+        depth += 1
+        counts.append(int(off[-1]))
+        total += counts[-1]
+        if progress is not None:
+            progress(depth, counts[-1], total)
+    return counts
+
+
+def _bfs_scan(dist, fns, params, stop_rank, progress):
     counts = []
     depth = 0
     total = 0
@@ -229,4 +330,4 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None):
             raise SearchLimitError(
                 f"depth {depth} reached: deeper layers do not fit the uint8 distance table"
             )
-    return dist, counts
+    return counts

@@ -1,6 +1,7 @@
 """A hash set of whole states for spaces with no perfect hash (or too big to rank).
 
-States are rows of a growing ``uint8`` pool; an open-addressing table of pool indices finds them.
+States are rows of a growing ``uint8`` pool; an open-addressing table of pool indices (each with
+31 bits of the state's hash beside it) finds them.
 A lookup compares the *whole* state, never just its hash, so a hash collision costs a probe and
 can never make two positions look equal.
 
@@ -17,10 +18,23 @@ EMPTY = -1
 
 @njit(cache=True)
 def hash_state(state):
-    """64-bit FNV-1a over the bytes, then a final avalanche (splitmix64's finaliser)."""
+    """64-bit hash of the bytes: eight bytes at a time are gathered into a word and mixed in
+    by a multiplication (a byte at a time for the rest), then a final avalanche (splitmix64's
+    finaliser). Eight times fewer dependent multiplications than hashing byte by byte, which
+    matters for big states (64 bytes on an 8x8 grid)."""
     h = np.uint64(0xCBF29CE484222325)
-    for i in range(state.shape[0]):
+    n = state.shape[0]
+    i = 0
+    while i + 8 <= n:
+        w = np.uint64(0)
+        for j in range(8):
+            w |= np.uint64(state[i + j]) << np.uint64(8 * j)
+        h = (h ^ w) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+        i += 8
+    while i < n:
         h = (h ^ np.uint64(state[i])) * np.uint64(0x100000001B3)
+        i += 1
     h ^= h >> np.uint64(33)
     h *= np.uint64(0xFF51AFD7ED558CCD)
     h ^= h >> np.uint64(33)
@@ -38,6 +52,16 @@ def new_table(state_len, capacity):
     return slots, pool
 
 
+_LOW = np.int64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def _tag(h):
+    """31 high bits of the hash, kept in the slot beside the pool index, so most probes of
+    other states are settled without reading the pool (one cache miss instead of two)."""
+    return np.int64(h >> np.uint64(33))
+
+
 @njit(cache=True)
 def _same(pool, idx, state):
     for i in range(state.shape[0]):
@@ -49,14 +73,23 @@ def _same(pool, idx, state):
 @njit(cache=True)
 def find(slots, pool, state):
     """Pool index of ``state``, or -1."""
+    return find_hashed(slots, pool, state, hash_state(state))
+
+
+@njit(cache=True)
+def find_hashed(slots, pool, state, h):
+    """:func:`find` given ``h = hash_state(state)`` (one hash for several lookups)."""
     mask = np.uint64(slots.shape[0] - 1)
-    s = hash_state(state) & mask
+    s = h & mask
+    tag = _tag(h)
     while True:
-        idx = slots[s]
-        if idx == EMPTY:
+        v = slots[s]
+        if v == EMPTY:
             return -1
-        if _same(pool, idx, state):
-            return idx
+        if (v >> 32) == tag:
+            idx = v & _LOW
+            if _same(pool, idx, state):
+                return idx
         s = (s + np.uint64(1)) & mask
 
 
@@ -65,10 +98,11 @@ def _rehash(slots_size, pool, size):
     slots = np.full(slots_size, EMPTY, dtype=np.int64)
     mask = np.uint64(slots_size - 1)
     for idx in range(size):
-        s = hash_state(pool[idx]) & mask
+        h = hash_state(pool[idx])
+        s = h & mask
         while slots[s] != EMPTY:
             s = (s + np.uint64(1)) & mask
-        slots[s] = idx
+        slots[s] = (_tag(h) << 32) | idx
     return slots
 
 
@@ -90,6 +124,12 @@ def insert(slots, pool, size, state):
 
     Returns the (possibly regrown) slots and pool; the caller's size becomes ``size + 1``.
     """
+    return insert_hashed(slots, pool, size, state, hash_state(state))
+
+
+@njit(cache=True)
+def insert_hashed(slots, pool, size, state, h):
+    """:func:`insert` given ``h = hash_state(state)``."""
     if size == pool.shape[0]:
         pool = grow_rows(pool, 2 * pool.shape[0])
     pool[size] = state
@@ -97,10 +137,10 @@ def insert(slots, pool, size, state):
         slots = _rehash(2 * slots.shape[0], pool, size + 1)
     else:
         mask = np.uint64(slots.shape[0] - 1)
-        s = hash_state(state) & mask
+        s = h & mask
         while slots[s] != EMPTY:
             s = (s + np.uint64(1)) & mask
-        slots[s] = size
+        slots[s] = (_tag(h) << 32) | size
     return slots, pool
 
 

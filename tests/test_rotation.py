@@ -1,0 +1,149 @@
+"""The Rotation Puzzle (document 003): contest samples, bidirectional vs one-way BFS vs a plain
+Python BFS, replayable operations, validation, and exact keys in the state table."""
+
+import json
+import subprocess
+import sys
+from collections import deque
+
+import numpy as np
+import pytest
+
+from puzzlelib.api import rotation
+from puzzlelib.domains.rotation import OPERATIONS, RotationPuzzle, parse_contest_input
+from puzzlelib.errors import PuzzleError
+from puzzlelib.search.statetable import find_hashed, hash_state, insert, new_table
+
+SAMPLES = [
+    ("3 3\n9 4 3\n2 1 8\n7 6 5\n", 2),
+    ("4 6\n15 18 1 14 3 4\n23 24 19 8 9 12\n13 2 17 6 5 16\n21 22 7 20 11 10\n", -1),
+    ("4 6\n1 4 13 16 15 18\n21 20 9 12 23 10\n17 14 5 6 3 2\n11 22 7 24 19 8\n", 20),
+    ("4 3\n1 2 3\n4 5 6\n7 8 9\n10 11 12\n", 0),
+]
+
+
+def turn(values, rows, cols, x, y):
+    """Plain Python: turn the (rows-1) x (cols-1) rectangle at corner (x, y) by 180 degrees."""
+    out = list(values)
+    cells = [(x + i) * cols + (y + j) for i in range(rows - 1) for j in range(cols - 1)]
+    for a, b in zip(cells, reversed(cells)):
+        out[a] = values[b]
+    return out
+
+
+def plain_distances(rows, cols, depth):
+    """Distances from the sorted grid, by plain breadth-first search, up to ``depth``."""
+    start = tuple(range(1, rows * cols + 1))
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        g = queue.popleft()
+        if dist[g] == depth:
+            continue
+        for x, y in OPERATIONS:
+            h = tuple(turn(g, rows, cols, x, y))
+            if h not in dist:
+                dist[h] = dist[g] + 1
+                queue.append(h)
+    return dist
+
+
+@pytest.mark.parametrize("text,answer", SAMPLES)
+def test_contest_samples(text, answer):
+    rows, cols, values = parse_contest_input(text)
+    # one-way BFS to depth 20 would store about 4 * 3**19 states: only the short samples
+    for method in ("bidir", "bfs") if answer in (0, 2) else ("bidir",):
+        res = rotation(values, rows, cols, method=method)
+        assert res.length == answer
+        if answer >= 0:
+            assert len(res.operations) == answer
+            assert res.grids()[-1] == sorted(values)
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 3), (3, 4), (4, 3), (4, 4)])
+def test_bidirectional_and_one_way_agree_with_plain_bfs(rows, cols):
+    dist = plain_distances(rows, cols, 7)
+    rng = np.random.default_rng(rows * 10 + cols)
+    grids = list(dist)
+    for k in rng.choice(len(grids), size=25, replace=False):
+        g = list(grids[k])
+        a = rotation(g, rows, cols, method="bidir")
+        b = rotation(g, rows, cols, method="bfs")
+        assert a.length == b.length == dist[grids[k]]
+        assert a.grids()[-1] == b.grids()[-1] == sorted(g)
+
+
+def test_cap_gives_minus_one_and_counts_per_side():
+    g = turn(turn(list(range(1, 10)), 3, 3, 0, 0), 3, 3, 1, 1)
+    assert rotation(g, 3, 3, max_ops=1).length == -1
+    res = rotation(g, 3, 3)
+    assert res.length == 2
+    assert res.forward_counts[0] == res.backward_counts[0] == 1
+    assert res.states == sum(res.forward_counts) + sum(res.backward_counts)
+
+
+def test_worst_case_explores_about_118000_states_a_side():
+    """8x8, answer above 20: ten levels from each end, 1 + 4 + 12 + ... + 78,628 states."""
+    rng = np.random.default_rng(3)
+    res = rotation((rng.permutation(64) + 1).tolist(), 8, 8)
+    assert res.length == -1
+    per_side = sum(4 * 3 ** (k - 1) for k in range(1, 11)) + 1
+    assert res.forward_counts[-1] <= 4 * 3 ** 9
+    assert sum(res.forward_counts) + sum(res.backward_counts) == res.states
+    assert 0.9 * 2 * per_side <= res.states <= 2 * per_side
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("", "empty input"),
+        ("3\n1 2 3\n", "is not 'H W'"),
+        ("2 3\n1 2 3\n4 5 6\n", "H = 2 is out of range"),
+        ("3 9\n", "W = 9 is out of range"),
+        ("3 3\n1 2 3\n4 5 6\n", "expected 3 rows"),
+        ("3 3\n1 2 3\n4 5\n7 8 9\n", "row 2 has 2 values"),
+        ("3 3\n1 2 3\n4 5 5\n7 8 9\n", "appears more than once"),
+        ("3 3\n1 2 3\n4 5 10\n7 8 9\n", "out of range 1..9"),
+        ("3 3\n1 2 3\n4 x 6\n7 8 9\n", "not an integer"),
+    ],
+)
+def test_malformed_input(text, message):
+    with pytest.raises(PuzzleError, match=message):
+        parse_contest_input(text)
+
+
+def test_cli_prints_only_the_answer_and_json():
+    cmd = [sys.executable, "-m", "puzzlelib", "rotation"]
+    out = subprocess.run(cmd, input=SAMPLES[0][0], capture_output=True, text=True, check=True)
+    assert out.stdout == "2\n"
+    out = subprocess.run(cmd + ["--json"], input=SAMPLES[1][0], capture_output=True, text=True,
+                         check=True)
+    d = json.loads(out.stdout)
+    assert d["length"] == -1 and d["operations"] == [] and d["seconds"] >= 0
+    assert {"forward_counts", "backward_counts", "states", "memory_bytes"} <= set(d)
+    bad = subprocess.run(cmd, input="3 3\n1 2 3\n", capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "expected 3 rows" in bad.stderr
+
+
+def test_exact_keys_a_shared_hash_is_not_a_match():
+    """Two different grids looked up under the same hash: the table compares whole states."""
+    puz = RotationPuzzle(8, 8)
+    a = puz.goal_state()
+    b = a.copy()
+    puz.fns.step(b, 0, puz.params)
+    slots, pool = new_table(64, 16)
+    slots, pool = insert(slots, pool, 0, a)
+    h = hash_state(a)
+    assert find_hashed(slots, pool, a, h) == 0
+    assert find_hashed(slots, pool, b, h) == -1  # same hash, different state: no match
+
+
+def test_operation_is_its_own_inverse():
+    puz = RotationPuzzle(5, 7)
+    s = np.random.default_rng(0).permutation(35).astype(np.uint8)
+    for m in range(4):
+        t = s.copy()
+        puz.fns.step(t, m, puz.params)
+        assert not (t == s).all()
+        puz.fns.step(t, puz.fns.inverse(m), puz.params)
+        assert (t == s).all()
