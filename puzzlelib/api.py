@@ -144,13 +144,13 @@ _WARM_GOALS = {
     "distinct": (2, 2, [1, 2, 3, 0]),
     "multiset": (2, 2, [1, 1, 2, 0]),
     "multiset-long": (4, 5, [1] * 19 + [0]),
+    "sparse": (2, 2, [1, 1, 2, 0]),
 }
 
 
 def _variant(puz):
-    return {_sliding.FNS: "distinct", _sliding.FNS_MULTISET: "multiset"}.get(
-        puz.fns, "multiset-long"
-    )
+    return {_sliding.FNS: "distinct", _sliding.FNS_MULTISET: "multiset",
+            _sliding.FNS_SPARSE: "sparse"}.get(puz.fns, "multiset-long")
 
 
 def _warm(kind, parallel=False, puz=None):
@@ -164,13 +164,13 @@ def _warm(kind, parallel=False, puz=None):
         return _COMPILE_SECONDS[key]
     t0 = time.perf_counter()
     rows, cols, goal = _WARM_GOALS[variant]
-    puz = SlidingPuzzle(rows, cols, goal=goal)
+    puz = SlidingPuzzle(rows, cols, goal=goal, hash="sparse" if variant == "sparse" else "perfect")
     start = puz.encode(puz.goal[::-1].copy())
     goal = puz.encode(puz.goal)
     if kind == "layered":
         r0 = int(puz.fns.rank(goal, puz.params))
         dist, _ = _layered_mod.layered_bfs(
-            puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets
+            puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists"
         )
         _layered_mod._walk_down(dist, int(np.argmax(dist)), puz.fns, puz.params)
         _layered_mod._ranks_at_depth(dist, 1, 4)
@@ -233,7 +233,8 @@ def _table_for(puz):
     return n
 
 
-def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT, threads=None):
+def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT, threads=None,
+           hash="perfect"):
     """Breadth-first search over every position reachable from ``start`` (God's algorithm).
 
     Labels may repeat (indistinguishable tiles): the board picks its minimal perfect hash,
@@ -244,10 +245,12 @@ def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT, thre
     ``progress``: show a bar per depth (``None``: only for tables of 20 million or more).
     ``threads``: how many threads expand each layer (``None``: all of numba's threads); the
     counts are exact whatever the number.
+    ``hash``: ``"perfect"`` (default) or ``"sparse"``, a direct index with a few bits a cell:
+    no ranking work but a far larger table, searched on one thread (for comparison).
     """
     rows, cols = parse_size(size)
     start_arr = parse_board(start, rows, cols, what="start")
-    puz = SlidingPuzzle(rows, cols, goal=start_arr, heuristic="none")
+    puz = SlidingPuzzle(rows, cols, goal=start_arr, heuristic="none", hash=hash)
     n = _table_for(puz)
     comp = _warm("layered", puz=puz)
     bar, update = _progress_bar(n, _auto_progress(progress, n), f"{puz.size} layers")
@@ -258,7 +261,7 @@ def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT, thre
         t0 = time.perf_counter()
         r0 = int(puz.fns.rank(puz.encode(start_arr), puz.params))
         dist, counts = _layered_mod.layered_bfs(
-            puz.fns, puz.params, n, [r0], progress=update, buckets=puz.buckets
+            puz.fns, puz.params, n, [r0], progress=update, buckets=puz.buckets, kernel="lists"
         )
     finally:
         numba.set_num_threads(saved)

@@ -25,7 +25,8 @@ def _parser():
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("solve", help="solve a sliding-tile puzzle")
-    s.add_argument("--size", default="3x3", help="ROWSxCOLS, each side 2..5 (default 3x3)")
+    s.add_argument("--size", default="3x3",
+                   help="ROWSxCOLS, each side 2..6, at most 25 cells (default 3x3)")
     s.add_argument("--start", required=True, help='labels row by row, 0 = blank, e.g. "8 6 7 2 5 4 3 0 1"')
     s.add_argument("--goal", help="goal board (default: 1..n-1 then the blank)")
     s.add_argument("--method", default="idastar", choices=METHODS)
@@ -42,6 +43,8 @@ def _parser():
     l.add_argument("--start", required=True)
     l.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
     l.add_argument("--threads", type=int, default=0, help="threads (default 0 = all cores)")
+    l.add_argument("--hash", default="perfect", choices=("perfect", "sparse"),
+                   help="minimal perfect hash (default) or a sparse direct index (more memory)")
     l.add_argument("--json", action="store_true")
 
     r = sub.add_parser(
@@ -97,7 +100,7 @@ def main(argv=None):
             show = _print_solution
         elif args.command == "layers":
             result = layers(args.start, size=args.size, progress=True if args.progress else None,
-                            threads=None if args.threads == 0 else args.threads)
+                            threads=None if args.threads == 0 else args.threads, hash=args.hash)
             show = _print_layers
         else:
             rows, cols, values = parse_contest_input(sys.stdin.read())

@@ -48,6 +48,28 @@ def test_layers_json(capsys):
     assert d["seconds"] >= 0 and d["compile_seconds"] >= 0
 
 
+def test_layers_json_document_001_problem_1(capsys):
+    """The issue's command: indistinguishable pieces on 4x4, the same JSON keys."""
+    code, out, _ = run(capsys, "layers", "--size", "4x4", "--start",
+                       "1 2 3 4 6 6 6 6 6 6 6 6 5 6 6 0", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert (d["total"], d["max_depth"], d["n_farthest"]) == (5_765_760, 58, 1)
+    assert d["farthest"] == [[0, 6, 6, 5, 6, 6, 6, 6, 6, 6, 6, 6, 4, 2, 3, 1]]
+    assert d["counts"][-3:] == [22, 3, 1] and "multiset" in d["hash"]
+
+
+def test_layers_threads_and_hash_options(capsys):
+    start = "1 1 2 2 1 3 3 2 3 3 3 0"
+    outs = []
+    for extra in (["--threads", "1"], ["--threads", "2"], ["--hash", "sparse"]):
+        code, out, _ = run(capsys, "layers", "--size", "3x4", "--start", start, "--json", *extra)
+        assert code == 0
+        outs.append(json.loads(out))
+    assert outs[0]["counts"] == outs[1]["counts"] == outs[2]["counts"]
+    assert outs[0]["threads"] == 1 and outs[2]["table_bytes"] == 4 ** 12
+
+
 def test_plain_output(capsys):
     code, out, _ = run(capsys, "solve", "--start", "1 2 3 4 5 6 0 7 8", "--method", "bfs")
     assert code == 0 and "2 moves" in out and "blank moves: rr" in out and "tiles moved: 7 8" in out

@@ -137,3 +137,22 @@ def test_progress_reports_every_layer(capsys):
     assert seen[-1] == (len(counts) - 1, counts[-1], 360)
     lay = layers("1 2 3 4 5 0", size="2x3", progress=True)
     assert lay.counts == counts and "depth" in capsys.readouterr().err
+
+
+def test_sparse_index_gives_the_same_layers():
+    """The sparse direct index (bits per cell, no ranking) against the minimal perfect hash."""
+    start = "1 1 2 2 1 3 3 2 3 3 3 0"
+    perfect = layers(start, size="3x4")
+    sparse = layers(start, size="3x4", hash="sparse")
+    assert sparse.counts == perfect.counts
+    assert sorted(sparse.farthest) == sorted(perfect.farthest)
+    assert sparse.table.nbytes == 4 ** 12 and perfect.table.nbytes == perfect.total == 110_880
+    board = "1 1 2 2 1 3 3 2 3 0 3 3"
+    assert sparse.depth(board) == perfect.depth(board) == len(sparse.path_to(board))
+
+
+def test_sparse_index_too_large_is_refused():
+    with pytest.raises(PuzzleError, match=r"needs 2\*\*48 entries"):
+        layers("1 2 3 4 6 6 6 6 6 6 6 6 5 6 6 0", size="4x4", hash="sparse")
+    with pytest.raises(PuzzleError, match="unknown hash"):
+        layers("1 2 3 0", size="2x2", hash="dense")

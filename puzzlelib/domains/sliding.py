@@ -49,6 +49,9 @@ from ..hashing import (
 
 #: The blank's moves, in move-number order: up, down, left, right.
 MOVE_NAMES = "udlr"
+HASHES = ("perfect", "sparse")
+#: The largest sparse index: 2**40 entries (1 TiB), refused long before by the memory check.
+MAX_SPARSE_BITS = 40
 MIN_SIDE, MAX_SIDE = 2, 6
 #: At most 5x5 = 25 cells (2x6, 3x6 and 4x6 included).
 MAX_CELLS = 25
@@ -75,6 +78,9 @@ SlidingParams = namedtuple(
         "mshift",  # tables of the one-word multiset rank (puzzlelib.hashing.multiset_tables)
         "mupdate",
         "mweights",
+        "scode",  # scode[label]: its code in the sparse index (the blank: 0)
+        "slabel",  # slabel[code]: the label of a sparse code
+        "sbits",  # bits per cell in the sparse index
     ],
 )
 
@@ -186,7 +192,34 @@ def _rank_after_multiset(state, m, r, p):
     return _rank_multiset(state, p)
 
 
+@njit(cache=True)
+def _rank_sparse(state, p):
+    r = np.int64(0)
+    for i in range(p.n_cells):
+        r |= p.scode[state[i]] << (p.sbits * i)
+    return r
+
+
+@njit(cache=True)
+def _unrank_sparse(r, p, state):
+    mask = (np.int64(1) << p.sbits) - 1
+    for i in range(p.n_cells):
+        c = (r >> (p.sbits * i)) & mask
+        state[i] = p.slabel[c]
+        if c == 0:
+            state[p.n_cells] = i
+
+
+@njit(cache=True)
+def _rank_after_sparse(state, m, r, p):
+    return _rank_sparse(state, p)
+
+
 FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _rank, _unrank, _rank_after)
+#: The sparse direct index (``hash="sparse"``): no ranking, a much larger table.
+FNS_SPARSE = DomainFns(
+    _step, _inverse, _is_goal, _heuristic, _rank_sparse, _unrank_sparse, _rank_after_sparse
+)
 @njit(cache=True)
 def _rank_after_multiset_long(state, m, r, p):
     if m >= 2:
@@ -296,12 +329,15 @@ class SlidingPuzzle:
 
     ``heuristic`` is ``"manhattan"`` (each tile's distance to the nearest goal cell holding its
     label; the classic Manhattan distance when labels are distinct) or ``"none"``.
+    ``hash`` is ``"perfect"`` (the minimal perfect hash, the default) or ``"sparse"`` (a direct
+    index: each cell's label class in a few bits, no ranking work but a table of
+    ``2**(bits * cells)`` entries; for comparing the two, on boards with few labels).
     """
 
     name = "sliding"
     move_names = MOVE_NAMES
 
-    def __init__(self, rows, cols, goal=None, heuristic="manhattan"):
+    def __init__(self, rows, cols, goal=None, heuristic="manhattan", hash="perfect"):
         self.rows, self.cols = parse_size((rows, cols))
         self.n_cells = self.rows * self.cols
         if goal is None:
@@ -312,8 +348,13 @@ class SlidingPuzzle:
         if heuristic not in ("manhattan", "none"):
             raise PuzzleError(f"unknown heuristic {heuristic!r}: use 'manhattan' or 'none'")
         self.heuristic = heuristic
+        if hash not in HASHES:
+            raise PuzzleError(f"unknown hash {hash!r}: use 'perfect' or 'sparse'")
+        self.hash = hash
         self.params = self._make_params()
-        if self.distinct:
+        if hash == "sparse":
+            self.fns = FNS_SPARSE
+        elif self.distinct:
             self.fns = FNS
         elif self._fast_multiset(self.params.class_count):
             self.fns = FNS_MULTISET
@@ -372,9 +413,16 @@ class SlidingPuzzle:
                 mshift, mupdate, mweights = multiset_tables(cls, class_count)
             if self._multiset_size * n < 1 << 63:
                 block = self._multiset_size
+        all_labels = sorted(set(int(x) for x in self.goal))  # the blank (0) first
+        scode = np.zeros(n, dtype=np.int64)
+        for code, v in enumerate(all_labels):
+            scode[v] = code
+        slabel = np.array(all_labels, dtype=np.uint8)
+        sbits = max(1, (len(all_labels) - 1).bit_length())
         return SlidingParams(
             n + 1, 4, 2, rows, cols, n, nbr, h, self.goal.copy(), tile_parity, np.int64(block),
             cls, class_label, class_count, radix, weights, mshift, mupdate, mweights,
+            scode, slabel, np.int64(sbits),
         )
 
     @staticmethod
@@ -435,6 +483,15 @@ class SlidingPuzzle:
     @property
     def n_ranks(self):
         """Size of the rank table (the positions reachable from the goal)."""
+        if self.hash == "sparse":
+            bits = int(self.params.sbits) * self.n_cells
+            if bits > MAX_SPARSE_BITS:
+                raise PuzzleError(
+                    f"the sparse index of this board needs 2**{bits} entries "
+                    f"({int(self.params.sbits)} bits for each of {self.n_cells} cells); at most "
+                    f"2**{MAX_SPARSE_BITS}: use the perfect hash"
+                )
+            return 1 << bits
         if self.distinct:
             check_rank_size(self.n_cells - 1)
         elif int(self.params.block) == 0:
@@ -449,11 +506,15 @@ class SlidingPuzzle:
         """``(bucket_next, block)`` for the parallel layered BFS: ranks come in blocks of
         ``block``, one per blank cell, and move ``m`` takes the blank from cell ``b`` to
         ``nbr[b, m]``."""
+        if self.hash == "sparse":
+            return None  # the blank's cell is not a block of the sparse index
         return self.params.nbr, int(self.params.block)
 
     @property
     def hash_name(self):
-        """Which minimal perfect hash this board uses."""
+        """Which hash this board uses."""
+        if self.hash == "sparse":
+            return f"sparse direct index, {int(self.params.sbits)} bits a cell"
         if self.distinct:
             return "permutation rank of the reachable half, n!/2"
         return "multiset-permutation rank, n!/prod(multiplicity!)"

@@ -38,10 +38,13 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
     meeting as (row on this side, row on the other side), or (-1, -1)."""
     buf = np.empty(p.state_len, dtype=np.uint8)
     for idx in range(lo, hi):
-        buf[:] = pool[idx]
         back = fns.inverse(mov[idx]) if par[idx] >= 0 else -1
         for m in range(p.n_moves):
-            if m == back or fns.step(buf, m, p) == ILLEGAL:  # never straight back
+            if m == back:
+                continue  # never straight back
+            for j in range(p.state_len):  # a fresh copy of the parent (cheaper than undoing)
+                buf[j] = pool[idx, j]
+            if fns.step(buf, m, p) == ILLEGAL:
                 continue
             h = hash_state(buf)
             if find_hashed(slots, pool, buf, h) < 0:
@@ -55,7 +58,6 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
                 j = find_hashed(other_slots, other_pool, buf, h)
                 if j >= 0:
                     return slots, pool, par, mov, n, n - 1, j
-            fns.step(buf, fns.inverse(m), p)
     return slots, pool, par, mov, n, -1, -1
 
 

@@ -132,7 +132,8 @@ def insert_hashed(slots, pool, size, state, h):
     """:func:`insert` given ``h = hash_state(state)``."""
     if size == pool.shape[0]:
         pool = grow_rows(pool, 2 * pool.shape[0])
-    pool[size] = state
+    for j in range(state.shape[0]):
+        pool[size, j] = state[j]
     if 2 * (size + 1) > slots.shape[0]:
         slots = _rehash(2 * slots.shape[0], pool, size + 1)
     else:

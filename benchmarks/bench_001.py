@@ -1,0 +1,150 @@
+"""Document 001's full-table BFS: our kernel against the document's own C program (compiled
+here with ``gcc -O2`` at measuring time), side by side in one run, and a scaling table by
+thread count.
+
+    python -m benchmarks 001 [--repeat 5] [--threads 1,2] [--big] [--no-c] [--csv FILE]
+
+Every row: the median wall time of the search (compilation excluded; reported apart). ``--big``
+adds the 2x6 and 3x4 God's-algorithm tables (239,500,800 positions each, about 2 GB).
+``--breakdown`` times the parts of one layer's expansion (copying states, moving, ranking,
+the table lookup) to show where the time goes.
+"""
+
+import argparse
+import os
+import platform
+import statistics
+
+import numba
+
+from puzzlelib import layers
+
+from ._common import write_csv
+
+PROBLEMS = {
+    "problem1": ("4x4", "1 2 3 4 6 6 6 6 6 6 6 6 5 6 6 0", 5_765_760, 58),
+    "problem2": ("4x4", "1 1 2 2 1 1 2 2 1 3 3 2 3 3 3 0", 12_108_096, 57),
+}
+BIG = {
+    "2x6": ("2x6", " ".join(map(str, list(range(1, 12)) + [0])), 239_500_800, 80),
+    "3x4": ("3x4", " ".join(map(str, list(range(1, 12)) + [0])), 239_500_800, 53),
+}
+
+
+def time_layers(size, start, threads, repeat):
+    runs = [layers(start, size=size, threads=threads) for _ in range(repeat)]
+    return statistics.median(r.seconds for r in runs), runs[-1]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m benchmarks 001", description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--threads", default=None,
+                    help="comma-separated thread counts (default: 1 and all of numba's threads)")
+    ap.add_argument("--big", action="store_true", help="add the 2x6 and 3x4 tables")
+    ap.add_argument("--no-c", action="store_true", help="skip the document's C program")
+    ap.add_argument("--breakdown", action="store_true", help="where one layer's time goes")
+    ap.add_argument("--csv", help="also write the table to this CSV file")
+    args = ap.parse_args(argv)
+    n_max = numba.config.NUMBA_NUM_THREADS
+    threads = ([int(t) for t in args.threads.split(",")] if args.threads
+               else sorted({1, numba.get_num_threads()}))
+    threads = [t for t in threads if t <= n_max]
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, numba {numba.__version__} "
+          f"(up to {n_max} threads), Python {platform.python_version()}")
+    c_times = {}
+    if not args.no_c:
+        from . import seed_c
+
+        try:
+            progs = seed_c.build()
+            for k, exe in progs.items():
+                secs, total = seed_c.run(exe)
+                c_times[f"problem{k}"] = secs
+                print(f"document's C program, problem {k}: {secs:.2f} s ({total:,} positions)",
+                      flush=True)
+        except RuntimeError as e:
+            print(f"document's C program skipped: {e}")
+    cases = dict(PROBLEMS)
+    if args.big:
+        cases.update(BIG)
+    rows = []
+    for name, (size, start, total, depth) in cases.items():
+        repeat = args.repeat if name in PROBLEMS else 1
+        layers(start, size=size)  # compile, and a first run (page faults, caches)
+        base = None
+        for t in threads:
+            med, lay = time_layers(size, start, t, repeat)
+            assert (lay.total, lay.max_depth) == (total, depth), (name, lay.total, lay.max_depth)
+            base = base or med
+            c = c_times.get(name)
+            rows.append((name, t, med, base / med, c, c / med if c else None, lay.compile_seconds))
+            vs_c = f"   C/ours {c / med:5.1f}x" if c else ""
+            print(f"{name:9s} threads {t:2d}  {med:8.3f} s   speed-up {base / med:4.2f}x{vs_c}"
+                  f"   compile {lay.compile_seconds:.1f} s", flush=True)
+    if args.breakdown:
+        breakdown()
+    if args.csv:
+        write_csv(args.csv, ["case", "threads", "seconds", "speedup_vs_1", "c_seconds", "c_over_ours",
+                        "compile_s"], rows)
+    return 0
+
+
+def breakdown():
+    """Time the parts of expanding one large layer of problem 2, on one thread: copying each
+    parent, applying the move, ranking the child, and reading its table entry."""
+    import time
+
+    import numpy as np
+    from numba import njit
+
+    from puzzlelib.domain import ILLEGAL, UNSEEN
+    from puzzlelib.domains.sliding import SlidingPuzzle
+
+    size, start, _, _ = PROBLEMS["problem2"]
+    lay = layers(start, size=size)
+    puz = SlidingPuzzle(4, 4, goal=[int(x) for x in start.split()], heuristic="none")
+    fns, p = puz.fns, puz.params
+    depth = int(np.argmax(lay.counts))
+    ranks = np.flatnonzero(lay.table == depth)
+    fs = np.empty((len(ranks), p.state_len), dtype=np.uint8)
+    for i, r in enumerate(ranks):
+        fns.unrank(int(r), p, fs[i])
+
+    @njit
+    def part(dist, fs, ranks, fns, p, upto):
+        state = np.empty(p.state_len, dtype=np.uint8)
+        acc = 0
+        for i in range(fs.shape[0]):
+            for m in range(4):
+                for j in range(p.state_len):
+                    state[j] = fs[i, j]
+                if upto == 0:
+                    acc += state[m]
+                    continue
+                if fns.step(state, m, p) == ILLEGAL:
+                    continue
+                if upto == 1:
+                    acc += state[m]
+                    continue
+                r = fns.rank_after(state, m, ranks[i], p)
+                if upto == 2:
+                    acc += r
+                    continue
+                acc += dist[r] == UNSEEN
+        return acc
+
+    names = ["copy parent", "+ move", "+ rank child", "+ table lookup"]
+    prev = 0.0
+    print(f"\nwhere the time goes: one layer of problem 2 (depth {depth}, {len(ranks):,} "
+          f"positions), one thread, ns per parent")
+    for upto in range(4):
+        part(lay.table, fs, ranks, fns, p, upto)
+        ts = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            part(lay.table, fs, ranks, fns, p, upto)
+            ts.append(time.perf_counter() - t0)
+        ns = statistics.median(ts) / len(ranks) * 1e9
+        print(f"  {names[upto]:16s} {ns:7.1f} ns  (this part {ns - prev:6.1f} ns)")
+        prev = ns
