@@ -1,10 +1,12 @@
 """The Rotation Puzzle (document 003): contest samples, bidirectional vs one-way BFS vs a plain
 Python BFS, replayable operations, validation, and exact keys in the state table."""
 
+import csv
 import json
 import subprocess
 import sys
 from collections import deque
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,12 +16,17 @@ from puzzlelib.domains.rotation import OPERATIONS, RotationPuzzle, parse_contest
 from puzzlelib.errors import PuzzleError
 from puzzlelib.search.statetable import find_hashed, hash_state, insert, new_table
 
+ROOT = Path(__file__).resolve().parent.parent
+#: The contest's samples (data/instances_003_rotation.csv) as contest input text and answer.
 SAMPLES = [
-    ("3 3\n9 4 3\n2 1 8\n7 6 5\n", 2),
-    ("4 6\n15 18 1 14 3 4\n23 24 19 8 9 12\n13 2 17 6 5 16\n21 22 7 20 11 10\n", -1),
-    ("4 6\n1 4 13 16 15 18\n21 20 9 12 23 10\n17 14 5 6 3 2\n11 22 7 24 19 8\n", 20),
-    ("4 3\n1 2 3\n4 5 6\n7 8 9\n10 11 12\n", 0),
+    (f"{r['H']} {r['W']}\n" + "\n".join(row.strip() for row in r["grid"].split("/")) + "\n",
+     int(r["answer"]))
+    for r in csv.DictReader(open(ROOT / "data" / "instances_003_rotation.csv"))
 ]
+
+
+def test_samples_file():
+    assert [a for _, a in SAMPLES] == [2, -1, 20, 0]
 
 
 def turn(values, rows, cols, x, y):
