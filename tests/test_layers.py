@@ -156,3 +156,17 @@ def test_sparse_index_too_large_is_refused():
         layers("1 2 3 4 6 6 6 6 6 6 6 6 5 6 6 0", size="4x4", hash="sparse")
     with pytest.raises(PuzzleError, match="unknown hash"):
         layers("1 2 3 0", size="2x2", hash="dense")
+
+
+@pytest.mark.parametrize("min_layer", [1, 1 << 40])
+@pytest.mark.parametrize("goal", [None, [1, 2, 2, 3, 3, 3, 4, 4, 0]])
+def test_parallel_and_serial_layers_agree(monkeypatch, min_layer, goal):
+    """Every layer through the parallel kernel (threshold 1), or every one on one thread."""
+    monkeypatch.setattr(layered, "PARALLEL_MIN_LAYER", min_layer)
+    puz = SlidingPuzzle(3, 3, goal=goal, heuristic="none")
+    want = reference.layer_counts(list(puz.goal), 3, 3)
+    (dist, counts), *_ = _tables(puz)
+    assert counts == want
+    stop = int(np.flatnonzero(dist == len(want) - 1)[0])
+    (d2, c2), *_ = _tables(puz, stop=stop)
+    assert c2 == want and d2[stop] == len(want) - 1

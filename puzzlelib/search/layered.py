@@ -11,7 +11,8 @@ until reached); the table decides what is new, one byte per position. Two ways t
   block always lands in one known block: for sliding tiles, the blank's cell) the lists are
   grouped by bucket and expanded in parallel, one task per *target* bucket. A position's table
   entry is then only touched by the task that owns its bucket: no races, no duplicates, and
-  the counts are exact whatever the number of threads.
+  the counts are exact whatever the number of threads. Layers below
+  :data:`PARALLEL_MIN_LAYER` positions are expanded on one thread, several per call.
 - **Table scan**, for domains without buckets and tables of :data:`PARALLEL_MIN_TABLE` or
   more: ``prange`` over chunks of the table, unranking each entry equal to ``d``. A thread only
   ever writes ``d + 1`` into an unseen entry, so two threads racing on one entry write the same
@@ -34,6 +35,8 @@ CHUNK = 1 << 14
 #: (2026-11-22), the 2x5 board's 1,814,400 positions take 0.07 s with bucketed lists, 0.39 s
 #: with the scan, and the 3x4 board's 239,500,800 about 22 s, in under 2 GiB.
 PARALLEL_MIN_TABLE = 1 << 26
+#: Layers with fewer positions than this are expanded on one thread.
+PARALLEL_MIN_LAYER = 1 << 15
 #: The greatest depth a uint8 table can hold (255 means unseen).
 MAX_DEPTH = UNSEEN - 1
 
@@ -115,6 +118,67 @@ def _balanced_order(work, n_threads):
     return order
 
 
+@njit
+def _expand_into(t, dist, fs, fr, fm, off, bucket_next, mark, fns, p, ns, nr, nm, k):
+    """Target bucket ``t``'s share of a layer: apply, to every source bucket, the moves that
+    lead into ``t``, and append the new positions at row ``k`` of ``ns, nr, nm``. Returns the
+    row after the last one written."""
+    nb = off.shape[0] - 1
+    state = np.empty(p.state_len, dtype=np.uint8)
+    for s in range(nb):
+        for m in range(p.n_moves):
+            if bucket_next[s, m] != t:
+                continue
+            back = fns.inverse(m)
+            for i in range(off[s], off[s + 1]):
+                if fm[i] == back:
+                    continue  # straight back to the parent
+                for j in range(p.state_len):  # (a loop: a slice copy costs more here)
+                    state[j] = fs[i, j]
+                if fns.step(state, m, p) == ILLEGAL:
+                    continue
+                r = fns.rank_after(state, m, fr[i], p)
+                if dist[r] == UNSEEN:
+                    dist[r] = mark
+                    for j in range(p.state_len):
+                        ns[k, j] = state[j]
+                    nr[k] = r
+                    nm[k] = m
+                    k += 1
+    return k
+
+
+@njit
+def _room(off, bucket_next, p):
+    nb = off.shape[0] - 1
+    cap = _capacities(off, bucket_next)
+    coff = np.zeros(nb + 1, dtype=np.int64)
+    for t in range(nb):
+        coff[t + 1] = coff[t] + cap[t]
+    ns = np.empty((coff[nb], p.state_len), dtype=np.uint8)
+    nr = np.empty(coff[nb], dtype=np.int64)
+    nm = np.empty(coff[nb], dtype=np.int8)
+    return cap, coff, ns, nr, nm
+
+
+@njit
+def _pack_offsets(cnt):
+    nb = cnt.shape[0]
+    noff = np.zeros(nb + 1, dtype=np.int64)
+    for t in range(nb):
+        noff[t + 1] = noff[t] + cnt[t]
+    return noff
+
+
+@njit
+def _pack_bucket(t, coff, noff, ns, nr, nm, ps, pr, pm):
+    for j in range(noff[t + 1] - noff[t]):
+        for b in range(ns.shape[1]):
+            ps[noff[t] + j, b] = ns[coff[t] + j, b]
+        pr[noff[t] + j] = nr[coff[t] + j]
+        pm[noff[t] + j] = nm[coff[t] + j]
+
+
 @njit(parallel=True)
 def _layer_buckets(dist, fs, fr, fm, off, bucket_next, depth, fns, p):
     """Make layer ``depth + 1`` from the list of layer ``depth``: states ``fs``, their ranks
@@ -127,57 +191,59 @@ def _layer_buckets(dist, fs, fr, fm, off, bucket_next, depth, fns, p):
 
     Returns the next layer in the same form."""
     nb = off.shape[0] - 1
-    cap = _capacities(off, bucket_next)
-    coff = np.zeros(nb + 1, dtype=np.int64)
-    for t in range(nb):
-        coff[t + 1] = coff[t] + cap[t]
-    ns = np.empty((coff[nb], p.state_len), dtype=np.uint8)
-    nr = np.empty(coff[nb], dtype=np.int64)
-    nm = np.empty(coff[nb], dtype=np.int8)
+    cap, coff, ns, nr, nm = _room(off, bucket_next, p)
     cnt = np.zeros(nb, dtype=np.int64)
     mark = np.uint8(depth + 1)
     order = _balanced_order(cap, get_num_threads())
     for task in prange(nb):
         t = order[task]
-        state = np.empty(p.state_len, dtype=np.uint8)
-        k = coff[t]
-        for s in range(nb):
-            for m in range(p.n_moves):
-                if bucket_next[s, m] != t:
-                    continue
-                back = fns.inverse(m)
-                for i in range(off[s], off[s + 1]):
-                    if fm[i] == back:
-                        continue  # straight back to the parent
-                    for j in range(p.state_len):  # (a loop: a slice copy costs more here)
-                        state[j] = fs[i, j]
-                    if fns.step(state, m, p) == ILLEGAL:
-                        continue
-                    r = fns.rank_after(state, m, fr[i], p)
-                    if dist[r] == UNSEEN:
-                        dist[r] = mark
-                        for j in range(p.state_len):
-                            ns[k, j] = state[j]
-                        nr[k] = r
-                        nm[k] = m
-                        k += 1
+        k = _expand_into(t, dist, fs, fr, fm, off, bucket_next, mark, fns, p, ns, nr, nm, coff[t])
         cnt[t] = k - coff[t]
-    noff = np.zeros(nb + 1, dtype=np.int64)
-    for t in range(nb):
-        noff[t + 1] = noff[t] + cnt[t]
+    noff = _pack_offsets(cnt)
     if noff[nb] == coff[nb]:
         return ns, nr, nm, noff
-    # pack the buckets together
     ps = np.empty((noff[nb], p.state_len), dtype=np.uint8)
     pr = np.empty(noff[nb], dtype=np.int64)
     pm = np.empty(noff[nb], dtype=np.int8)
     for t in prange(nb):
-        for j in range(cnt[t]):
-            for b in range(p.state_len):
-                ps[noff[t] + j, b] = ns[coff[t] + j, b]
-            pr[noff[t] + j] = nr[coff[t] + j]
-            pm[noff[t] + j] = nm[coff[t] + j]
+        _pack_bucket(t, coff, noff, ns, nr, nm, ps, pr, pm)
     return ps, pr, pm, noff
+
+
+@njit
+def _bfs_lists_serial(dist, fs, fr, fm, off, bucket_next, depth, fns, p, max_layers, min_par,
+                      stop_rank):
+    """:func:`_layer_buckets` on one thread, layer after layer, while the layers stay below
+    ``min_par`` positions (a parallel region per small layer costs more than it saves, and
+    far more on a busy machine, where each one waits for every thread to be scheduled), and
+    until the layer that reaches ``stop_rank`` (if ``>= 0``).
+    Returns the last layer made, its depth, and the sizes of the layers made."""
+    nb = off.shape[0] - 1
+    counts = np.zeros(max_layers, dtype=np.int64)
+    n = 0
+    while n < max_layers and off[nb] < min_par and off[nb] > 0:
+        if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
+            break
+        cap, coff, ns, nr, nm = _room(off, bucket_next, p)
+        cnt = np.zeros(nb, dtype=np.int64)
+        mark = np.uint8(depth + 1)
+        for t in range(nb):
+            k = _expand_into(t, dist, fs, fr, fm, off, bucket_next, mark, fns, p, ns, nr, nm,
+                             coff[t])
+            cnt[t] = k - coff[t]
+        noff = _pack_offsets(cnt)
+        fs = np.empty((noff[nb], p.state_len), dtype=np.uint8)
+        fr = np.empty(noff[nb], dtype=np.int64)
+        fm = np.empty(noff[nb], dtype=np.int8)
+        for t in range(nb):
+            _pack_bucket(t, coff, noff, ns, nr, nm, fs, fr, fm)
+        off = noff
+        if off[nb] == 0:
+            break
+        depth += 1
+        counts[n] = off[nb]
+        n += 1
+    return fs, fr, fm, off, depth, counts[:n]
 
 
 @njit(cache=True)
@@ -290,15 +356,33 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets):
             raise SearchLimitError(
                 f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table"
             )
+        if off[-1] < PARALLEL_MIN_LAYER and progress is None:
+            # small layers, nobody watching: one thread, as many layers as stay small
+            fs, fr, fm, off, depth, new = _bfs_lists_serial(
+                dist, fs, fr, fm, off, bucket_next, depth, fns, params, MAX_DEPTH - depth,
+                PARALLEL_MIN_LAYER, stop_rank,
+            )
+            counts.extend(int(c) for c in new)
+            total += int(new.sum())
+            if off[-1] == 0:
+                break
+            continue
         room = int(_capacities(off, bucket_next).sum())
         memory.check_fits(
             room * row_bytes * 2,
             f"layer {depth + 1} of the breadth-first search (room for {room:,} positions)",
         )
-        fs, fr, fm, off = _layer_buckets(dist, fs, fr, fm, off, bucket_next, depth, fns, params)
+        if off[-1] < PARALLEL_MIN_LAYER:
+            fs, fr, fm, off, depth, new = _bfs_lists_serial(
+                dist, fs, fr, fm, off, bucket_next, depth, fns, params, 1, PARALLEL_MIN_LAYER, -1
+            )
+        else:
+            fs, fr, fm, off = _layer_buckets(
+                dist, fs, fr, fm, off, bucket_next, depth, fns, params
+            )
+            depth += 1 if off[-1] > 0 else 0
         if off[-1] == 0:
             break
-        depth += 1
         counts.append(int(off[-1]))
         total += counts[-1]
         if progress is not None:
