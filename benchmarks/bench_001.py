@@ -134,6 +134,27 @@ def breakdown():
                 acc += dist[r] == UNSEEN
         return acc
 
+    # memory: what the layer lists move, against what this machine can copy
+    a = np.ones(1 << 27, dtype=np.uint8)
+    b = np.empty_like(a)
+    np.copyto(b, a)
+    ts = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        np.copyto(b, a)
+        ts.append(time.perf_counter() - t0)
+    bandwidth = 2 * a.nbytes / statistics.median(ts)  # read + write
+    row = p.state_len + 8 + 1  # state, rank, move
+    moved = lay.total * row * (2 + 3)  # written twice (expand, pack), read ~3 times as a parent
+    t2 = statistics.median(layers(start, size=size).seconds for _ in range(3))
+    print(f"\nmemory: one thread copies {bandwidth / 1e9:.1f} GB/s (read + write); the layer "
+          f"lists of problem 2 move about {moved / 1e9:.2f} GB in {t2:.2f} s "
+          f"({moved / t2 / 1e9:.1f} GB/s, {100 * moved / t2 / bandwidth:.0f}% of that), plus "
+          f"~{2.5 * lay.total / 1e6:.0f}M random reads of the {lay.table.nbytes / 2**20:.0f} MiB "
+          f"table")
+    share = moved / t2 / bandwidth
+    print("  -> " + ("well below what memory can move: the time goes to computing (see below)"
+                     if share < 0.5 else "close to what memory can move: memory-bound"))
     names = ["copy parent", "+ move", "+ rank child", "+ table lookup"]
     prev = 0.0
     print(f"\nwhere the time goes: one layer of problem 2 (depth {depth}, {len(ranks):,} "

@@ -4,26 +4,32 @@ The public API is small:
 
 - :func:`solve` solves a sliding-tile puzzle by BFS, bidirectional BFS, IDDFS, IDA*, A* or
   greedy search;
-- :func:`layers` counts the positions at every depth from a start (God's algorithm);
+- :func:`layers` counts the positions at every depth from a start (God's algorithm), with a
+  minimal perfect hash chosen from the board (repeated labels included);
+- :func:`rotation` answers the Rotation Puzzle (AtCoder ABC336 F) by bidirectional BFS;
 - :class:`SlidingPuzzle` is the domain (boards, moves, hash), for code that calls the kernels;
 - :mod:`puzzlelib.teaching` holds plain-Python versions of each algorithm, for reading.
 
 Command line: ``python -m puzzlelib --help``.
 """
 
-from .api import Layers, Solution, compile_seconds, layers, solve
+from .api import Layers, RotationResult, Solution, compile_seconds, layers, rotation, solve
+from .domains.rotation import RotationPuzzle
 from .domains.sliding import SlidingPuzzle
 from .errors import PuzzleError, SearchLimitError, UnsolvableError
 
 __all__ = [
     "Layers",
     "PuzzleError",
+    "RotationPuzzle",
+    "RotationResult",
     "SearchLimitError",
     "SlidingPuzzle",
     "Solution",
     "UnsolvableError",
     "compile_seconds",
     "layers",
+    "rotation",
     "solve",
 ]
 __version__ = "0.1.0"

@@ -169,7 +169,15 @@ def _warm(kind, parallel=False, puz=None):
     goal = puz.encode(puz.goal)
     if kind == "layered":
         r0 = int(puz.fns.rank(goal, puz.params))
-        dist, _ = _layered_mod.layered_bfs(
+        saved = _layered_mod.PARALLEL_MIN_LAYER
+        _layered_mod.PARALLEL_MIN_LAYER = 1  # every layer through the parallel kernel
+        try:
+            _layered_mod.layered_bfs(
+                puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists"
+            )
+        finally:
+            _layered_mod.PARALLEL_MIN_LAYER = saved
+        dist, _ = _layered_mod.layered_bfs(  # and the one-thread kernel for small layers
             puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists"
         )
         _layered_mod._walk_down(dist, int(np.argmax(dist)), puz.fns, puz.params)
