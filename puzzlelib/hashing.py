@@ -201,13 +201,16 @@ def multiset_weights(radix, counts):
     return w
 
 
-def multiset_tables(cls, counts):
+def multiset_tables(cls, counts, ignore=None):
     """Tables for :func:`multiset_rank_skip`, given ``cls[v]``, the class of each value ``v``
     (values that never occur: any class), and the multiplicity of each class.
 
     Returns ``(shift, update, weights)``: ``shift[v] = 8 * cls[v]``; ``update[v]``, what an
     item of value ``v`` adds to the running word; ``weights[256 * c + key]``, what an item of
     class ``c`` adds to the rank when its class's byte of the running word is ``key``.
+    ``ignore``: a value that adds nothing at all wherever it stands (it reads a spare byte of
+    the word and a row of zero weights), so a sequence holding it once is ranked as if it were
+    left out, with no test in the loop (the sliding-tile blank; at most 7 classes then).
     """
     counts = np.asarray(counts, dtype=np.int64)
     n_cls = len(counts)
@@ -222,13 +225,32 @@ def multiset_tables(cls, counts):
         for c2 in range(int(c) + 1):
             u += 16 << (8 * c2)  # one more place taken for every class c2 <= c
         update[v] = u
-    weights = np.zeros(256 * n_cls, dtype=np.int64)
+    weights = np.zeros(256 * (n_cls + 1), dtype=np.int64)  # the last row: for `ignore`
     for c in range(n_cls):
         for key in range(256):
             place, occ = key >> 4, key & 15
             if occ < counts[c]:
                 weights[256 * c + key] = int(radix[c]) * int(BINOM[place, occ + 1])
+    if ignore is not None:
+        if n_cls >= MULTISET_FAST_CLASSES:
+            raise ValueError("no spare byte for the ignored value")
+        shift[ignore] = 8 * n_cls
+        update[ignore] = 0
     return shift, update, weights
+
+
+@njit(cache=True)
+def multiset_rank_all(seq, length, shift, update, weights):
+    """:func:`multiset_rank_skip` over every position of ``seq[0:length]``, with tables made
+    with ``ignore`` (the ignored value, wherever it is, adds nothing): no branch in the loop."""
+    r = np.int64(0)
+    word = np.uint64(0)
+    for pos in range(length):
+        v = seq[pos]
+        s = np.uint64(shift[v])
+        r += weights[(s << np.uint64(5)) + ((word >> s) & np.uint64(255))]
+        word += update[v]
+    return r
 
 
 @njit(cache=True)

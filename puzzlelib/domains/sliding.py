@@ -38,7 +38,7 @@ from ..hashing import (
     multiset_radix,
     MULTISET_FAST_CLASSES,
     MULTISET_FAST_N,
-    multiset_rank_skip,
+    multiset_rank_all,
     multiset_rank_skip_long,
     multiset_tables,
     multiset_unrank,
@@ -160,9 +160,8 @@ def _rank_after(state, m, r, p):
 @njit(cache=True)
 def _rank_multiset(state, p):
     b = np.int64(state[p.n_cells])
-    return b * p.block + multiset_rank_skip(
-        state, p.n_cells, b, p.mshift, p.mupdate, p.mweights
-    )
+    # the blank adds nothing wherever it stands (see multiset_tables' ``ignore``)
+    return b * p.block + multiset_rank_all(state, p.n_cells, p.mshift, p.mupdate, p.mweights)
 
 
 @njit(cache=True)
@@ -410,7 +409,7 @@ class SlidingPuzzle:
             radix, self._multiset_size = multiset_radix(class_count)
             weights = multiset_weights(radix, class_count)
             if self._fast_multiset(class_count):
-                mshift, mupdate, mweights = multiset_tables(cls, class_count)
+                mshift, mupdate, mweights = multiset_tables(cls, class_count, ignore=0)
             if self._multiset_size * n < 1 << 63:
                 block = self._multiset_size
         all_labels = sorted(set(int(x) for x in self.goal))  # the blank (0) first
@@ -427,7 +426,8 @@ class SlidingPuzzle:
 
     @staticmethod
     def _fast_multiset(class_count):
-        return len(class_count) <= MULTISET_FAST_CLASSES and sum(class_count) <= MULTISET_FAST_N
+        # one byte of the word per class, and a spare one for the blank
+        return len(class_count) < MULTISET_FAST_CLASSES and sum(class_count) <= MULTISET_FAST_N
 
     @property
     def state_len(self):

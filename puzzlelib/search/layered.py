@@ -81,16 +81,16 @@ def _layer_parallel(dist, depth, fns, p):
 
 
 @njit
-def _capacities(off, bucket_next):
+def _capacities(lo, hi, bucket_next):
     """Room for each target bucket's next layer: the sizes of the source buckets that a move
     leads from into it."""
-    nb = off.shape[0] - 1
+    nb = lo.shape[0]
     cap = np.zeros(nb, dtype=np.int64)
     for s in range(nb):
         for m in range(bucket_next.shape[1]):
             t = bucket_next[s, m]
             if t >= 0:
-                cap[t] += off[s + 1] - off[s]
+                cap[t] += hi[s] - lo[s]
     return cap
 
 
@@ -119,18 +119,18 @@ def _balanced_order(work, n_threads):
 
 
 @njit
-def _expand_into(t, dist, fs, fr, fm, off, bucket_next, mark, fns, p, ns, nr, nm, k):
+def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr, nm, k):
     """Target bucket ``t``'s share of a layer: apply, to every source bucket, the moves that
     lead into ``t``, and append the new positions at row ``k`` of ``ns, nr, nm``. Returns the
     row after the last one written."""
-    nb = off.shape[0] - 1
+    nb = lo.shape[0]
     state = np.empty(p.state_len, dtype=np.uint8)
     for s in range(nb):
         for m in range(p.n_moves):
             if bucket_next[s, m] != t:
                 continue
             back = fns.inverse(m)
-            for i in range(off[s], off[s + 1]):
+            for i in range(lo[s], hi[s]):
                 if fm[i] == back:
                     continue  # straight back to the parent
                 for j in range(p.state_len):  # (a loop: a slice copy costs more here)
@@ -149,101 +149,75 @@ def _expand_into(t, dist, fs, fr, fm, off, bucket_next, mark, fns, p, ns, nr, nm
 
 
 @njit
-def _room(off, bucket_next, p):
-    nb = off.shape[0] - 1
-    cap = _capacities(off, bucket_next)
-    coff = np.zeros(nb + 1, dtype=np.int64)
+def _room(lo, hi, bucket_next, p):
+    """The next layer's arrays, with room for each target bucket, and where each one starts."""
+    nb = lo.shape[0]
+    cap = _capacities(lo, hi, bucket_next)
+    start = np.zeros(nb, dtype=np.int64)
+    total = 0
     for t in range(nb):
-        coff[t + 1] = coff[t] + cap[t]
-    ns = np.empty((coff[nb], p.state_len), dtype=np.uint8)
-    nr = np.empty(coff[nb], dtype=np.int64)
-    nm = np.empty(coff[nb], dtype=np.int8)
-    return cap, coff, ns, nr, nm
-
-
-@njit
-def _pack_offsets(cnt):
-    nb = cnt.shape[0]
-    noff = np.zeros(nb + 1, dtype=np.int64)
-    for t in range(nb):
-        noff[t + 1] = noff[t] + cnt[t]
-    return noff
-
-
-@njit
-def _pack_bucket(t, coff, noff, ns, nr, nm, ps, pr, pm):
-    for j in range(noff[t + 1] - noff[t]):
-        for b in range(ns.shape[1]):
-            ps[noff[t] + j, b] = ns[coff[t] + j, b]
-        pr[noff[t] + j] = nr[coff[t] + j]
-        pm[noff[t] + j] = nm[coff[t] + j]
+        start[t] = total
+        total += cap[t]
+    ns = np.empty((total, p.state_len), dtype=np.uint8)
+    nr = np.empty(total, dtype=np.int64)
+    nm = np.empty(total, dtype=np.int8)
+    return cap, start, ns, nr, nm
 
 
 @njit(parallel=True)
-def _layer_buckets(dist, fs, fr, fm, off, bucket_next, depth, fns, p):
+def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p):
     """Make layer ``depth + 1`` from the list of layer ``depth``: states ``fs``, their ranks
     ``fr`` and the moves that made them ``fm`` (-1 for a start), grouped by bucket (bucket ``b``
-    is rows ``off[b]:off[b+1]``).
+    is rows ``lo[b]:hi[b]``).
 
     One task per *target* bucket: it applies, to every source bucket, the moves that lead into
-    its own bucket. A position's table entry is therefore only ever read and written by the
-    task that owns its bucket: no races, no duplicates, exact counts, whatever the threads.
+    its own bucket, and writes into its own rows of the next layer. A position's table entry is
+    therefore only ever read and written by the task that owns its bucket: no races, no
+    duplicates, exact counts, whatever the threads. The buckets are left where they were
+    written (rows between them unused) rather than packed: one copy of the layer fewer.
 
     Returns the next layer in the same form."""
-    nb = off.shape[0] - 1
-    cap, coff, ns, nr, nm = _room(off, bucket_next, p)
-    cnt = np.zeros(nb, dtype=np.int64)
+    nb = lo.shape[0]
+    cap, start, ns, nr, nm = _room(lo, hi, bucket_next, p)
+    end = start.copy()
     mark = np.uint8(depth + 1)
     order = _balanced_order(cap, get_num_threads())
     for task in prange(nb):
         t = order[task]
-        k = _expand_into(t, dist, fs, fr, fm, off, bucket_next, mark, fns, p, ns, nr, nm, coff[t])
-        cnt[t] = k - coff[t]
-    noff = _pack_offsets(cnt)
-    if noff[nb] == coff[nb]:
-        return ns, nr, nm, noff
-    ps = np.empty((noff[nb], p.state_len), dtype=np.uint8)
-    pr = np.empty(noff[nb], dtype=np.int64)
-    pm = np.empty(noff[nb], dtype=np.int8)
-    for t in prange(nb):
-        _pack_bucket(t, coff, noff, ns, nr, nm, ps, pr, pm)
-    return ps, pr, pm, noff
+        end[t] = _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p,
+                              ns, nr, nm, start[t])
+    return ns, nr, nm, start, end
 
 
 @njit
-def _bfs_lists_serial(dist, fs, fr, fm, off, bucket_next, depth, fns, p, max_layers, min_par,
+def _bfs_lists_serial(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p, max_layers, min_par,
                       stop_rank):
     """:func:`_layer_buckets` on one thread, layer after layer, while the layers stay below
     ``min_par`` positions (a parallel region per small layer costs more than it saves, and
     far more on a busy machine, where each one waits for every thread to be scheduled), and
     until the layer that reaches ``stop_rank`` (if ``>= 0``).
     Returns the last layer made, its depth, and the sizes of the layers made."""
-    nb = off.shape[0] - 1
+    nb = lo.shape[0]
     counts = np.zeros(max_layers, dtype=np.int64)
     n = 0
-    while n < max_layers and off[nb] < min_par and off[nb] > 0:
+    size = (hi - lo).sum()
+    while n < max_layers and 0 < size < min_par:
         if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
             break
-        cap, coff, ns, nr, nm = _room(off, bucket_next, p)
-        cnt = np.zeros(nb, dtype=np.int64)
+        cap, start, ns, nr, nm = _room(lo, hi, bucket_next, p)
+        end = start.copy()
         mark = np.uint8(depth + 1)
         for t in range(nb):
-            k = _expand_into(t, dist, fs, fr, fm, off, bucket_next, mark, fns, p, ns, nr, nm,
-                             coff[t])
-            cnt[t] = k - coff[t]
-        noff = _pack_offsets(cnt)
-        fs = np.empty((noff[nb], p.state_len), dtype=np.uint8)
-        fr = np.empty(noff[nb], dtype=np.int64)
-        fm = np.empty(noff[nb], dtype=np.int8)
-        for t in range(nb):
-            _pack_bucket(t, coff, noff, ns, nr, nm, fs, fr, fm)
-        off = noff
-        if off[nb] == 0:
+            end[t] = _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p,
+                                  ns, nr, nm, start[t])
+        fs, fr, fm, lo, hi = ns, nr, nm, start, end
+        size = (hi - lo).sum()
+        if size == 0:
             break
         depth += 1
-        counts[n] = off[nb]
+        counts[n] = size
         n += 1
-    return fs, fr, fm, off, depth, counts[:n]
+    return fs, fr, fm, lo, hi, depth, counts[:n]
 
 
 @njit(cache=True)
@@ -347,6 +321,7 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets):
         fns.unrank(int(r), params, fs[i])
     fm = np.full(len(fr), -1, dtype=np.int8)
     off = np.searchsorted(fr // block, np.arange(nb + 1)).astype(np.int64)
+    lo, hi = off[:-1].copy(), off[1:].copy()
     counts = [len(fr)]
     total = len(fr)
     depth = 0
@@ -356,37 +331,40 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets):
             raise SearchLimitError(
                 f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table"
             )
-        if off[-1] < PARALLEL_MIN_LAYER and progress is None:
+        size = int((hi - lo).sum())
+        if size < PARALLEL_MIN_LAYER and progress is None:
             # small layers, nobody watching: one thread, as many layers as stay small
-            fs, fr, fm, off, depth, new = _bfs_lists_serial(
-                dist, fs, fr, fm, off, bucket_next, depth, fns, params, MAX_DEPTH - depth,
+            fs, fr, fm, lo, hi, depth, new = _bfs_lists_serial(
+                dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, params, MAX_DEPTH - depth,
                 PARALLEL_MIN_LAYER, stop_rank,
             )
             counts.extend(int(c) for c in new)
             total += int(new.sum())
-            if off[-1] == 0:
+            if int((hi - lo).sum()) == 0:
                 break
             continue
-        room = int(_capacities(off, bucket_next).sum())
+        room = int(_capacities(lo, hi, bucket_next).sum())
         memory.check_fits(
-            room * row_bytes * 2,
+            room * row_bytes,
             f"layer {depth + 1} of the breadth-first search (room for {room:,} positions)",
         )
-        if off[-1] < PARALLEL_MIN_LAYER:
-            fs, fr, fm, off, depth, new = _bfs_lists_serial(
-                dist, fs, fr, fm, off, bucket_next, depth, fns, params, 1, PARALLEL_MIN_LAYER, -1
+        if size < PARALLEL_MIN_LAYER:
+            fs, fr, fm, lo, hi, depth, new = _bfs_lists_serial(
+                dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, params, 1,
+                PARALLEL_MIN_LAYER, -1,
             )
         else:
-            fs, fr, fm, off = _layer_buckets(
-                dist, fs, fr, fm, off, bucket_next, depth, fns, params
+            fs, fr, fm, lo, hi = _layer_buckets(
+                dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, params
             )
-            depth += 1 if off[-1] > 0 else 0
-        if off[-1] == 0:
+            depth += 1
+        size = int((hi - lo).sum())
+        if size == 0:
             break
-        counts.append(int(off[-1]))
-        total += counts[-1]
+        counts.append(size)
+        total += size
         if progress is not None:
-            progress(depth, counts[-1], total)
+            progress(depth, size, total)
     return counts
 
 
