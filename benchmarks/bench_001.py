@@ -32,7 +32,7 @@ BIG = {
 
 
 def time_layers(size, start, threads, repeat):
-    runs = [layers(start, size=size, threads=threads) for _ in range(repeat)]
+    runs = [layers(start, size=size, threads=threads, progress=False) for _ in range(repeat)]
     return statistics.median(r.seconds for r in runs), runs[-1]
 
 
@@ -71,7 +71,7 @@ def main(argv=None):
     rows = []
     for name, (size, start, total, depth) in cases.items():
         repeat = args.repeat if name in PROBLEMS else 1
-        layers(start, size=size)  # compile, and a first run (page faults, caches)
+        layers(start, size=size, progress=False)  # compile, and a first run (page faults, caches)
         base = None
         for t in threads:
             med, lay = time_layers(size, start, t, repeat)

@@ -217,10 +217,11 @@ def _progress_bar(total, enabled, desc):
         return None, None
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=total, unit="pos", unit_scale=True, desc=desc, leave=False)
+    # redrawn at most once a second: a notebook keeps every redraw in its saved output
+    bar = tqdm(total=total, unit="pos", unit_scale=True, desc=desc, leave=False, mininterval=1.0)
 
     def update(depth, count, so_far):
-        bar.set_description(f"{desc}: depth {depth}")
+        bar.set_description(f"{desc}: depth {depth}", refresh=False)
         bar.update(count)
 
     return bar, update
@@ -282,6 +283,7 @@ def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT, thre
         farthest.append(puz.decode(state))
     seconds = time.perf_counter() - t0
     if bar is not None:
+        bar.refresh()  # the last depth or bound, whatever the interval
         bar.close()
     return Layers(
         size=puz.size,
@@ -361,6 +363,7 @@ def solve(
         nodes = int(_layered_mod._count_reached(dist))
         seconds = time.perf_counter() - t0
         if bar is not None:
+            bar.refresh()  # the last depth or bound, whatever the interval
             bar.close()
         extra["counts"] = counts
     elif method == "bidir":
@@ -391,11 +394,12 @@ def solve(
         if progress:
             from tqdm.auto import tqdm
 
-            bar = tqdm(desc=f"{method}", unit=" nodes", unit_scale=True, leave=False)
+            bar = tqdm(desc=f"{method}", unit=" nodes", unit_scale=True, leave=False,
+                       mininterval=1.0)
 
             def report(bound, so_far):
                 bar.update(so_far - bar.n)
-                bar.set_description(f"{method}: bound {bound} done")
+                bar.set_description(f"{method}: bound {bound} done", refresh=False)
 
         saved = numba.get_num_threads()
         numba.set_num_threads(n_threads)
@@ -409,6 +413,7 @@ def solve(
         finally:
             numba.set_num_threads(saved)
             if bar is not None:
+                bar.refresh()  # the last depth or bound, whatever the interval
                 bar.close()
         if status == _ida_mod.NODE_LIMIT:
             raise SearchLimitError(f"{method} stopped at its node limit ({node_limit:,} nodes)")
