@@ -184,7 +184,7 @@ def multiset_radix(counts):
     return np.array(radix, dtype=np.int64), total
 
 
-#: The most items and classes :func:`multiset_rank_skip` ranks (more: the long form).
+#: The most items and classes :func:`multiset_rank` ranks (more: the long form).
 MULTISET_FAST_N = 15
 MULTISET_FAST_CLASSES = 8
 
@@ -202,7 +202,7 @@ def multiset_weights(radix, counts):
 
 
 def multiset_tables(cls, counts, ignore=None):
-    """Tables for :func:`multiset_rank_skip`, given ``cls[v]``, the class of each value ``v``
+    """Tables for :func:`multiset_rank`, given ``cls[v]``, the class of each value ``v``
     (values that never occur: any class), and the multiplicity of each class.
 
     Returns ``(shift, update, weights)``: ``shift[v] = 8 * cls[v]``; ``update[v]``, what an
@@ -240,30 +240,17 @@ def multiset_tables(cls, counts, ignore=None):
 
 
 @njit(cache=True)
-def multiset_rank_all(seq, length, shift, update, weights):
-    """:func:`multiset_rank_skip` over every position of ``seq[0:length]``, with tables made
-    with ``ignore`` (the ignored value, wherever it is, adds nothing): no branch in the loop."""
-    r = np.int64(0)
-    word = np.uint64(0)
-    for pos in range(length):
-        v = seq[pos]
-        s = np.uint64(shift[v])
-        r += weights[(s << np.uint64(5)) + ((word >> s) & np.uint64(255))]
-        word += update[v]
-    return r
-
-
-@njit(cache=True)
-def multiset_rank_skip(seq, length, skip, shift, update, weights):
-    """Rank of the arrangement read from ``seq[0:length]`` with position ``skip`` left out
-    (``-1``: none), with the tables of :func:`multiset_tables`: at most 15 items in at most 8
-    classes. One pass, no division, no multiplication.
+def multiset_rank(seq, length, shift, update, weights):
+    """Rank of the arrangement ``seq[0:length]``, with the tables of :func:`multiset_tables`:
+    at most 15 items in at most 8 classes (7 with an ignored value). One pass, no division, no
+    multiplication, no branch.
 
     Item ``i`` of class ``c`` is the next element of class ``c``'s subset; its place among the
     positions still free for class ``c`` is the number of items before it of class ``c`` or
     higher. One 64-bit word keeps, for every class, that place (high 4 bits of the class's
     byte) and how many of its items came already (low 4 bits); each item adds a constant to
-    the word, and its class's byte picks its term of the rank from a table.
+    the word, and its class's byte picks its term of the rank from a table. A value made
+    ``ignore`` in the tables adds nothing wherever it stands (the sliding-tile blank).
     Longer sequences or more classes need :func:`multiset_rank_skip_long` (kept apart: a
     fallback branch in here would stop the compiler from inlining this function into the
     search kernels, which makes it more than twice as slow).
@@ -271,8 +258,6 @@ def multiset_rank_skip(seq, length, skip, shift, update, weights):
     r = np.int64(0)
     word = np.uint64(0)
     for pos in range(length):
-        if pos == skip:
-            continue
         v = seq[pos]
         s = np.uint64(shift[v])
         r += weights[(s << np.uint64(5)) + ((word >> s) & np.uint64(255))]
@@ -284,7 +269,7 @@ def multiset_rank_skip(seq, length, skip, shift, update, weights):
 def multiset_rank_skip_long(seq, length, skip, cls, weights):
     """The multiset rank for any number of items and classes (``cls[v]``: the class of value
     ``v``; ``weights`` from :func:`multiset_weights`), counting the items per class in an array.
-    Gives the same ranks as :func:`multiset_rank_skip`."""
+    Gives the same ranks as :func:`multiset_rank` (position ``skip`` left out; ``-1``: none)."""
     counts = np.zeros(weights.shape[0], dtype=np.int64)
     r = np.int64(0)
     i = 0
@@ -304,7 +289,7 @@ def multiset_rank_skip_long(seq, length, skip, cls, weights):
 @njit(cache=True)
 def multiset_unrank(r, counts, radix, out):
     """Write into ``out[0:k]`` the classes of the arrangement of rank ``r`` (the inverse of
-    :func:`multiset_rank_skip` with no position skipped), ``k = sum(counts)``."""
+    :func:`multiset_rank`), ``k = sum(counts)``."""
     k = 0
     for c in range(counts.shape[0]):
         k += counts[c]

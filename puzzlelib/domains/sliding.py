@@ -17,7 +17,7 @@ Hash, chosen from the board; both are ``blank_cell * block + rank(tiles in readi
   requires.
 - repeated labels (indistinguishable tiles): swapping two equal tiles changes nothing, so both
   parities are one position and every arrangement is reachable; the tiles are ranked as a
-  multiset permutation (:func:`~puzzlelib.hashing.multiset_rank_skip`), ``block = (n-1)! /
+  multiset permutation (:func:`~puzzlelib.hashing.multiset_rank`), ``block = (n-1)! /
   prod(multiplicity!)``, a minimal perfect hash onto ``n! / prod(multiplicity!)``.
 
 Either way a horizontal move leaves the tiles' reading order alone, so the neighbour's rank is
@@ -38,7 +38,7 @@ from ..hashing import (
     multiset_radix,
     MULTISET_FAST_CLASSES,
     MULTISET_FAST_N,
-    multiset_rank_all,
+    multiset_rank,
     multiset_rank_skip_long,
     multiset_tables,
     multiset_unrank,
@@ -161,7 +161,7 @@ def _rank_after(state, m, r, p):
 def _rank_multiset(state, p):
     b = np.int64(state[p.n_cells])
     # the blank adds nothing wherever it stands (see multiset_tables' ``ignore``)
-    return b * p.block + multiset_rank_all(state, p.n_cells, p.mshift, p.mupdate, p.mweights)
+    return b * p.block + multiset_rank(state, p.n_cells, p.mshift, p.mupdate, p.mweights)
 
 
 @njit(cache=True)
