@@ -169,14 +169,10 @@ def _warm(kind, parallel=False, puz=None):
     goal = puz.encode(puz.goal)
     if kind == "layered":
         r0 = int(puz.fns.rank(goal, puz.params))
-        saved = _layered_mod.PARALLEL_MIN_LAYER
-        _layered_mod.PARALLEL_MIN_LAYER = 1  # every layer through the parallel kernel
-        try:
-            _layered_mod.layered_bfs(
-                puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists"
-            )
-        finally:
-            _layered_mod.PARALLEL_MIN_LAYER = saved
+        _layered_mod.layered_bfs(  # every layer through the parallel kernel
+            puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists",
+            min_parallel_layer=1,
+        )
         dist, _ = _layered_mod.layered_bfs(  # and the one-thread kernel for small layers
             puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists"
         )

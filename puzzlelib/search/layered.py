@@ -281,7 +281,7 @@ def choose_kernel(table_size, buckets):
 
 
 def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, buckets=None,
-                kernel="auto"):
+                kernel="auto", min_parallel_layer=None):
     """Breadth-first search from ``start_ranks`` (all at depth 0) over a fresh distance table.
 
     Stops after the layer in which ``stop_rank`` is reached (when given), or when a layer adds
@@ -301,13 +301,15 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, 
     if kernel == "auto":
         kernel = choose_kernel(n_ranks, buckets)
     if kernel == "lists":
-        return dist, _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets)
+        min_par = PARALLEL_MIN_LAYER if min_parallel_layer is None else int(min_parallel_layer)
+        return dist, _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets,
+                                min_par)
     if kernel != "scan":
         raise ValueError(f"unknown kernel {kernel!r}")
     return dist, _bfs_scan(dist, fns, params, stop_rank, progress)
 
 
-def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets):
+def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min_par):
     if buckets is None:
         bucket_next = np.zeros((1, params.n_moves), dtype=np.int64)
         block = dist.shape[0]
@@ -332,11 +334,11 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets):
                 f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table"
             )
         size = int((hi - lo).sum())
-        if size < PARALLEL_MIN_LAYER and progress is None:
+        if size < min_par and progress is None:
             # small layers, nobody watching: one thread, as many layers as stay small
             fs, fr, fm, lo, hi, depth, new = _bfs_lists_serial(
                 dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, params, MAX_DEPTH - depth,
-                PARALLEL_MIN_LAYER, stop_rank,
+                min_par, stop_rank,
             )
             counts.extend(int(c) for c in new)
             total += int(new.sum())
@@ -348,10 +350,10 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets):
             room * row_bytes,
             f"layer {depth + 1} of the breadth-first search (room for {room:,} positions)",
         )
-        if size < PARALLEL_MIN_LAYER:
+        if size < min_par:
             fs, fr, fm, lo, hi, depth, new = _bfs_lists_serial(
                 dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, params, 1,
-                PARALLEL_MIN_LAYER, -1,
+                min_par, -1,
             )
         else:
             fs, fr, fm, lo, hi = _layer_buckets(
