@@ -257,9 +257,9 @@ def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT, thre
     start_arr = parse_board(start, rows, cols, what="start")
     puz = SlidingPuzzle(rows, cols, goal=start_arr, heuristic="none", hash=hash)
     n = _table_for(puz)
+    n_threads = _threads(threads)  # (checked before anything is compiled or shown)
     comp = _warm("layered", puz=puz)
     bar, update = _progress_bar(n, _auto_progress(progress, n), f"{puz.size} layers")
-    n_threads = _threads(threads)
     saved = numba.get_num_threads()
     numba.set_num_threads(n_threads)
     try:

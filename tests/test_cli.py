@@ -136,3 +136,10 @@ def test_progress_goes_to_stderr_and_json_stays_clean(capsys):
                          "--progress", "--json")
     assert code == 0 and json.loads(out)["length"] == 31
     assert "bound" in err
+
+
+def test_bad_threads_is_one_line_before_any_progress(capsys):
+    code, out, err = run(capsys, "layers", "--size", "2x6", "--start",
+                         "1 2 3 4 5 6 7 8 9 10 11 0", "--threads", "-1", "--json")
+    assert code == 2 and out == ""
+    assert err == "puzzlelib: error: threads must be at least 1, not -1\n"
