@@ -1,8 +1,8 @@
-"""``python -m benchmarks [8puzzle|001|rotation] [options]`` (default: 8puzzle)."""
+"""``python -m benchmarks [8puzzle|001|rotation|korf] [options]`` (default: 8puzzle)."""
 
 import sys
 
-SUITES = ("8puzzle", "001", "rotation")
+SUITES = ("8puzzle", "001", "rotation", "korf")
 
 
 def _main():
@@ -10,6 +10,8 @@ def _main():
     suite = args.pop(0) if args and args[0] in SUITES else "8puzzle"
     if suite == "001":
         from .bench_001 import main
+    elif suite == "korf":
+        from .bench_korf import main
     elif suite == "rotation":
         from .bench_rotation import main
     else:

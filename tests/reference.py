@@ -88,3 +88,69 @@ def replay(start, moves, cols):
         cells[b], cells[t] = cells[t], 0
         b = t
     return cells
+
+
+def pattern_distances(rows, cols, cells, blank):
+    """Pattern database by a plain 0-1 BFS over (pattern tiles' cells, blank's cell): moving a
+    pattern tile costs 1, moving any other tile costs 0; the goal has pattern tile ``i`` on
+    ``cells[i]`` and the blank on ``blank``. Returns {placement tuple: least distance over the
+    blank's cells}."""
+    start = (tuple(cells), blank)
+    dist = {start: 0}
+    dq = deque([start])
+    while dq:
+        state = dq.popleft()
+        d = dist[state]
+        pos, b = state
+        r, c = b // cols, b % cols
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if not (0 <= nr < rows and 0 <= nc < cols):
+                continue
+            t = nr * cols + nc
+            if t in pos:  # a pattern tile slides into the blank: cost 1
+                new = (tuple(b if x == t else x for x in pos), t)
+                cost = 1
+            else:  # another tile slides: free
+                new = (pos, t)
+                cost = 0
+            if new not in dist or dist[new] > d + cost:
+                dist[new] = d + cost
+                if cost:
+                    dq.append(new)
+                else:
+                    dq.appendleft(new)
+    best = {}
+    for (pos, _), d in dist.items():
+        if pos not in best or d < best[pos]:
+            best[pos] = d
+    return best
+
+
+def linear_conflict(board, goal, rows, cols):
+    """Manhattan distance plus linear conflict, straight from the definition: in each row
+    (column), among the tiles whose goal row (column) it is, every tile outside a longest
+    run already in goal order must step out and back: 2 moves each."""
+    where = {v: divmod(i, cols) for i, v in enumerate(goal)}
+    total = 0
+    for i, v in enumerate(board):
+        if v:
+            r, c = divmod(i, cols)
+            total += abs(r - where[v][0]) + abs(c - where[v][1])
+
+    def extra(order):
+        # longest strictly increasing subsequence by brute force over subsets
+        best = 0
+        n = len(order)
+        for mask in range(1 << n):
+            sub = [order[i] for i in range(n) if mask >> i & 1]
+            if all(a < b for a, b in zip(sub, sub[1:])):
+                best = max(best, len(sub))
+        return 2 * (n - best)
+
+    for r in range(rows):
+        line = [board[r * cols + c] for c in range(cols)]
+        total += extra([where[v][1] for v in line if v and where[v][0] == r])
+    for c in range(cols):
+        line = [board[r * cols + c] for r in range(rows)]
+        total += extra([where[v][0] for v in line if v and where[v][1] == c])
+    return total

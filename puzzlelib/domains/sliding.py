@@ -29,11 +29,12 @@ from collections import Counter, namedtuple
 import numpy as np
 from numba import njit
 
-from ..domain import ILLEGAL, DomainFns
+from ..domain import ILLEGAL, DomainFns, domain_fn
 from ..errors import PuzzleError, UnsolvableError
 from ..hashing import (
     FACTORIALS,
     check_rank_size,
+    _popcount,
     divmod_fast,
     multiset_radix,
     MULTISET_FAST_CLASSES,
@@ -81,8 +82,26 @@ SlidingParams = namedtuple(
         "scode",  # scode[label]: its code in the sparse index (the blank: 0)
         "slabel",  # slabel[code]: the label of a sparse code
         "sbits",  # bits per cell in the sparse index
+        # linear conflict (distinct tiles)
+        "lc_w",  # lc_w[o, label, cell]: the label's share of the key of the cell's row (o = 0)
+        #          or column (o = 1); see line_conflict_table
+        "lc_table",  # lc_table[o, key]: linear conflict of a row (o = 0) or column (o = 1)
+        # additive pattern databases (see puzzlelib.pdb); the state then also holds each
+        # tile's cell (bytes n+1+label) and each group's value, then each reflected group's
+        "n_groups",
+        "group",  # group[label]: the tile's group, or -1
+        "gsize",  # tiles in each group
+        "gtiles",  # gtiles[g, i]: the i-th tile of group g (the order its positions are ranked)
+        "toffset",  # where group g's table starts in ``tables``
+        "tables",  # the groups' databases, one after the other (uint8)
+        "reflect",  # 1: also look up the board mirrored in its main diagonal, take the max
+        "rcell",  # rcell[cell]: the mirrored cell
+        "rlabel",  # rlabel[label]: the tile whose goal cell mirrors this tile's
     ],
 )
+
+#: Heuristics of the search methods that use one.
+HEURISTICS = ("manhattan", "linear-conflict", "none", "pdb555", "pdb663", "pdb78")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -90,7 +109,7 @@ SlidingParams = namedtuple(
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@domain_fn
 def _step(state, m, p):
     b = state[p.n_cells]
     t = p.nbr[b, m]
@@ -103,12 +122,12 @@ def _step(state, m, p):
     return p.h[tile, b] - p.h[tile, t]
 
 
-@njit(cache=True)
+@domain_fn
 def _inverse(m):
     return m ^ 1  # u <-> d, l <-> r
 
 
-@njit(cache=True)
+@domain_fn
 def _is_goal(state, p):
     for i in range(p.n_cells):
         if state[i] != p.goal[i]:
@@ -116,7 +135,7 @@ def _is_goal(state, p):
     return True
 
 
-@njit(cache=True)
+@domain_fn
 def _heuristic(state, p):
     total = 0
     for i in range(p.n_cells):
@@ -124,14 +143,140 @@ def _heuristic(state, p):
     return total
 
 
-@njit(cache=True)
+@domain_fn
+def _line_key(state, first, stride, length, w):
+    """The key of one line in ``lc_table``: the sum of its tiles' shares ``w[label, cell]``.
+    (Arrays come one by one: handing ``params`` to a helper that is not inlined costs more than
+    the work.)"""
+    key = 0
+    for i in range(length):
+        c = first + i * stride
+        key += w[state[c], c]
+    return key
+
+
+@domain_fn
+def _step_lc(state, m, p):
+    """A move, returning the change of Manhattan distance plus linear conflict. A vertical move
+    changes one tile's row, so only the two rows' conflicts can change (the tile keeps its
+    place among its column's tiles); a horizontal move, likewise, only two columns'."""
+    b = state[p.n_cells]
+    t = p.nbr[b, m]
+    if t < 0:
+        return ILLEGAL
+    tile = state[t]
+    if m < 2:  # vertical: rows b // cols and t // cols change
+        o = 0
+        kb = _line_key(state, b - b % p.cols, 1, p.cols, p.lc_w[0])
+        kt = _line_key(state, t - t % p.cols, 1, p.cols, p.lc_w[0])
+    else:  # horizontal: columns b % cols and t % cols
+        o = 1
+        kb = _line_key(state, b % p.cols, p.cols, p.rows, p.lc_w[1])
+        kt = _line_key(state, t % p.cols, p.cols, p.rows, p.lc_w[1])
+    w = p.lc_w[o]
+    table = p.lc_table[o]
+    before = table[kb] + table[kt]
+    # the tile leaves cell t for cell b, the blank the other way: update both keys
+    kb += w[tile, b] - w[0, b]
+    kt += w[0, t] - w[tile, t]
+    after = table[kb] + table[kt]
+    state[b] = tile
+    state[t] = 0
+    state[p.n_cells] = t
+    return p.h[tile, b] - p.h[tile, t] + np.int64(after) - np.int64(before)
+
+
+@domain_fn
+def _heuristic_lc(state, p):
+    total = _heuristic(state, p)
+    for r in range(p.rows):
+        total += p.lc_table[0, _line_key(state, r * p.cols, 1, p.cols, p.lc_w[0])]
+    for c in range(p.cols):
+        total += p.lc_table[1, _line_key(state, c, p.cols, p.rows, p.lc_w[1])]
+    return total
+
+
+@domain_fn
+def _group_value(state, g, n, gsize, gtiles, tables, toffset, rcell, rlabel, mirrored):
+    """Group ``g``'s database value: its tiles' cells (read from the state, or from the board
+    mirrored in its diagonal), ranked as a placement (see puzzlelib.domains.pattern)."""
+    used = np.int64(0)
+    r = np.int64(0)
+    for i in range(gsize[g]):
+        label = gtiles[g, i]
+        if mirrored:
+            x = np.int64(rcell[state[n + 1 + rlabel[label]]])
+        else:
+            x = np.int64(state[n + 1 + label])
+        r = r * (n - i) + x - _popcount(used & ((np.int64(1) << x) - 1))
+        used |= np.int64(1) << x
+    return tables[toffset[g] + r]
+
+
+@domain_fn
+def _pdb_total(state, at, n_groups, reflect):
+    total = 0
+    for g in range(n_groups):
+        total += np.int64(state[at + g])
+    if reflect:
+        other = 0
+        for g in range(n_groups):
+            other += np.int64(state[at + n_groups + g])
+        if other > total:
+            total = other
+    return total
+
+
+@domain_fn
+def _fill_pdb(state, p):
+    """Fill in a state's extra bytes (each tile's cell, each group's value) from its board."""
+    n = p.n_cells
+    for c in range(n):
+        state[n + 1 + state[c]] = c
+    at = 2 * n + 1
+    for g in range(p.n_groups):
+        state[at + g] = _group_value(state, g, n, p.gsize, p.gtiles, p.tables, p.toffset, p.rcell, p.rlabel, False)
+        state[at + p.n_groups + g] = _group_value(state, g, n, p.gsize, p.gtiles, p.tables, p.toffset, p.rcell, p.rlabel, True) if p.reflect else 0
+
+
+@domain_fn
+def _step_pdb(state, m, p):
+    n = p.n_cells
+    b = state[n]
+    t = p.nbr[b, m]
+    if t < 0:
+        return ILLEGAL
+    at = 2 * n + 1
+    old = _pdb_total(state, at, p.n_groups, p.reflect)
+    tile = state[t]
+    state[b] = tile
+    state[t] = 0
+    state[n] = t
+    state[n + 1 + tile] = b
+    state[n + 1] = t  # the blank's own cell, so that equal boards are equal states
+    g = p.group[tile]
+    if g >= 0:
+        state[at + g] = _group_value(state, g, n, p.gsize, p.gtiles, p.tables, p.toffset, p.rcell, p.rlabel, False)
+    if p.reflect:
+        g = p.group[p.rlabel[tile]]
+        if g >= 0:
+            state[at + p.n_groups + g] = _group_value(state, g, n, p.gsize, p.gtiles, p.tables, p.toffset, p.rcell, p.rlabel, True)
+    return _pdb_total(state, at, p.n_groups, p.reflect) - old
+
+
+@domain_fn
+def _heuristic_pdb(state, p):
+    return _pdb_total(state, 2 * p.n_cells + 1, p.n_groups, p.reflect)
+
+
+@domain_fn
 def _rank(state, p):
     b = np.int64(state[p.n_cells])
     # tiles 1..n-1 read in row-major order without the blank, as a permutation of 0..n-2
     return b * p.block + perm_rank_skip(state, p.n_cells, b, 1) // 2
 
 
-@njit(cache=True)
+@domain_fn
 def _unrank(r, p, state):
     n = p.n_cells
     b, t = divmod_fast(r, p.block)
@@ -150,27 +295,27 @@ def _unrank(r, p, state):
     state[n] = b
 
 
-@njit(cache=True)
+@domain_fn
 def _rank_after(state, m, r, p):
     if m >= 2:  # l or r: the tiles' reading order is unchanged, only the blank's cell moved
         return r - p.block if m == 2 else r + p.block
     return _rank(state, p)
 
 
-@njit(cache=True)
+@domain_fn
 def _rank_multiset(state, p):
     b = np.int64(state[p.n_cells])
     # the blank adds nothing wherever it stands (see multiset_tables' ``ignore``)
     return b * p.block + multiset_rank(state, p.n_cells, p.mshift, p.mupdate, p.mweights)
 
 
-@njit(cache=True)
+@domain_fn
 def _rank_multiset_long(state, p):
     b = np.int64(state[p.n_cells])
     return b * p.block + multiset_rank_skip_long(state, p.n_cells, b, p.cls, p.weights)
 
 
-@njit(cache=True)
+@domain_fn
 def _unrank_multiset(r, p, state):
     n = p.n_cells
     b, t = divmod_fast(r, p.block)
@@ -184,14 +329,14 @@ def _unrank_multiset(r, p, state):
     state[n] = b
 
 
-@njit(cache=True)
+@domain_fn
 def _rank_after_multiset(state, m, r, p):
     if m >= 2:
         return r - p.block if m == 2 else r + p.block
     return _rank_multiset(state, p)
 
 
-@njit(cache=True)
+@domain_fn
 def _rank_sparse(state, p):
     r = np.int64(0)
     for i in range(p.n_cells):
@@ -199,7 +344,7 @@ def _rank_sparse(state, p):
     return r
 
 
-@njit(cache=True)
+@domain_fn
 def _unrank_sparse(r, p, state):
     mask = (np.int64(1) << p.sbits) - 1
     for i in range(p.n_cells):
@@ -209,17 +354,22 @@ def _unrank_sparse(r, p, state):
             state[p.n_cells] = i
 
 
-@njit(cache=True)
+@domain_fn
 def _rank_after_sparse(state, m, r, p):
     return _rank_sparse(state, p)
 
 
 FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _rank, _unrank, _rank_after)
+#: Distinct tiles with Manhattan distance plus linear conflict.
+FNS_LC = DomainFns(_step_lc, _inverse, _is_goal, _heuristic_lc, _rank, _unrank, _rank_after)
+#: Distinct tiles with additive pattern databases: for the searches that step states (IDA*,
+#: A*, bidirectional); the rank table's unrank does not fill in the extra bytes.
+FNS_PDB = DomainFns(_step_pdb, _inverse, _is_goal, _heuristic_pdb, _rank, _unrank, _rank_after)
 #: The sparse direct index (``hash="sparse"``): no ranking, a much larger table.
 FNS_SPARSE = DomainFns(
     _step, _inverse, _is_goal, _heuristic, _rank_sparse, _unrank_sparse, _rank_after_sparse
 )
-@njit(cache=True)
+@domain_fn
 def _rank_after_multiset_long(state, m, r, p):
     if m >= 2:
         return r - p.block if m == 2 else r + p.block
@@ -239,6 +389,46 @@ FNS_MULTISET_LONG = DomainFns(
 # ---------------------------------------------------------------------------------------------
 # parsing and validation
 # ---------------------------------------------------------------------------------------------
+
+
+def line_conflict_table(length):
+    """Linear conflict of a line of ``length`` cells for every key ``sum(code[i] * (length +
+    1) ** i)``, where ``code[i]`` is the goal place along the line of the tile in cell ``i`` if
+    the line is its goal line, else ``length``: 2 x (such tiles - the longest run of them
+    already in goal order), the extra moves to let them pass each other."""
+    size = (length + 1) ** length
+    out = np.zeros(size, dtype=np.uint8)
+    for key in range(size):
+        codes, k = [], key
+        for _ in range(length):
+            k, c = divmod(k, length + 1)
+            if c < length:
+                codes.append(c)
+        best = [1] * len(codes)  # longest increasing run ending at each tile
+        for i in range(len(codes)):
+            for j in range(i):
+                if codes[j] < codes[i] and best[j] + 1 > best[i]:
+                    best[i] = best[j] + 1
+        out[key] = 2 * (len(codes) - max(best, default=0))
+    return out
+
+
+def grid_neighbours(rows, cols):
+    """``nbr[cell, m]``: the cell next to ``cell`` in direction ``m`` (up, down, left, right),
+    or -1 off the board."""
+    n = rows * cols
+    nbr = np.full((n, 4), -1, dtype=np.int64)
+    for c in range(n):
+        r, q = divmod(c, cols)
+        if r > 0:
+            nbr[c, 0] = c - cols
+        if r < rows - 1:
+            nbr[c, 1] = c + cols
+        if q > 0:
+            nbr[c, 2] = c - 1
+        if q < cols - 1:
+            nbr[c, 3] = c + 1
+    return nbr
 
 
 def parse_size(text):
@@ -326,8 +516,20 @@ def parity_class(board, cols):
 class SlidingPuzzle:
     """A rows x cols sliding-tile puzzle with a fixed goal.
 
-    ``heuristic`` is ``"manhattan"`` (each tile's distance to the nearest goal cell holding its
-    label; the classic Manhattan distance when labels are distinct) or ``"none"``.
+    ``heuristic`` (for the searches that use one):
+
+    - ``"manhattan"``: each tile's distance to the nearest goal cell holding its label (the
+      classic Manhattan distance when labels are distinct);
+    - ``"linear-conflict"``: Manhattan plus 2 for each tile that must leave its goal row (or
+      column) to let another tile of that line past it (distinct tiles);
+    - ``"pdb555"``, ``"pdb663"``, ``"pdb78"``: additive pattern databases over the named
+      partition of the 15-puzzle (:data:`puzzlelib.pdb.PARTITIONS`), or any board with
+      ``groups`` (lists of tile labels, disjoint); built on first use by breadth-first search,
+      then cached on disk (``pdb_progress`` shows the build; ``pdb_cache=False`` neither reads
+      nor writes the cache). ``reflect``: also look up the board
+      mirrored in its main diagonal and take the larger sum (default: when the board is square
+      and the goal's blank lies on the diagonal);
+    - ``"none"``: 0 everywhere (uninformed search).
     ``hash`` is ``"perfect"`` (the minimal perfect hash, the default) or ``"sparse"`` (a direct
     index: each cell's label class in a few bits, no ranking work but a table of
     ``2**(bits * cells)`` entries; for comparing the two, on boards with few labels).
@@ -336,7 +538,8 @@ class SlidingPuzzle:
     name = "sliding"
     move_names = MOVE_NAMES
 
-    def __init__(self, rows, cols, goal=None, heuristic="manhattan", hash="perfect"):
+    def __init__(self, rows, cols, goal=None, heuristic="manhattan", hash="perfect",
+                 groups=None, reflect=None, pdb_progress=None, pdb_cache=True):
         self.rows, self.cols = parse_size((rows, cols))
         self.n_cells = self.rows * self.cols
         if goal is None:
@@ -344,14 +547,27 @@ class SlidingPuzzle:
         else:
             self.goal = parse_board(goal, self.rows, self.cols, what="goal")
         self.distinct = not _duplicates(self.goal)
-        if heuristic not in ("manhattan", "none"):
-            raise PuzzleError(f"unknown heuristic {heuristic!r}: use 'manhattan' or 'none'")
+        if groups is not None and heuristic == "manhattan":
+            heuristic = "pdb"
+        if heuristic not in HEURISTICS + ("pdb",):
+            raise PuzzleError(f"unknown heuristic {heuristic!r}: use one of {', '.join(HEURISTICS)}")
+        if heuristic not in ("manhattan", "none") and not self.distinct:
+            raise PuzzleError(
+                f"heuristic {heuristic} needs distinct tiles; boards with repeated labels use "
+                f"'manhattan' (distance to the nearest home) or 'none'"
+            )
         self.heuristic = heuristic
+        self.pdbs = []
         if hash not in HASHES:
             raise PuzzleError(f"unknown hash {hash!r}: use 'perfect' or 'sparse'")
         self.hash = hash
         self.params = self._make_params()
-        if hash == "sparse":
+        if heuristic.startswith("pdb"):
+            self._add_pdbs(groups, reflect, pdb_progress, pdb_cache)
+            self.fns = FNS_PDB
+        elif heuristic == "linear-conflict":
+            self.fns = FNS_LC
+        elif hash == "sparse":
             self.fns = FNS_SPARSE
         elif self.distinct:
             self.fns = FNS
@@ -366,19 +582,9 @@ class SlidingPuzzle:
 
     def _make_params(self):
         n, rows, cols = self.n_cells, self.rows, self.cols
-        nbr = np.full((n, 4), -1, dtype=np.int64)
-        for c in range(n):
-            r, q = divmod(c, cols)
-            if r > 0:
-                nbr[c, 0] = c - cols
-            if r < rows - 1:
-                nbr[c, 1] = c + cols
-            if q > 0:
-                nbr[c, 2] = c - 1
-            if q < cols - 1:
-                nbr[c, 3] = c + 1
+        nbr = grid_neighbours(rows, cols)
         h = np.zeros((n, n), dtype=np.int64)
-        if self.heuristic == "manhattan":
+        if self.heuristic in ("manhattan", "linear-conflict"):
             for label in range(1, n):
                 homes = [self._coords(g) for g in np.flatnonzero(self.goal == label)]
                 for c in range(n):
@@ -418,10 +624,94 @@ class SlidingPuzzle:
             scode[v] = code
         slabel = np.array(all_labels, dtype=np.uint8)
         sbits = max(1, (len(all_labels) - 1).bit_length())
+        lc_w = np.zeros((2, 1, 1), dtype=np.int64)
+        lc_table = np.zeros((2, 1), dtype=np.uint8)
+        if self.heuristic == "linear-conflict":
+            # code of a tile along a line: its goal place there if the line is its goal row
+            # (column), else the line's length; a line's key: sum code * (length + 1) ** place
+            lc_w = np.zeros((2, n, n), dtype=np.int64)
+            home = {int(v): divmod(c, cols) for c, v in enumerate(self.goal) if v}
+            for v in range(n):
+                for c in range(n):
+                    r, q = divmod(c, cols)
+                    hr, hq = home.get(v, (-1, -1))
+                    lc_w[0, v, c] = (hq if hr == r else cols) * (cols + 1) ** q
+                    lc_w[1, v, c] = (hr if hq == q else rows) * (rows + 1) ** r
+            tabs = [line_conflict_table(cols), line_conflict_table(rows)]
+            lc_table = np.zeros((2, max(len(t) for t in tabs)), dtype=np.uint8)
+            for o, t in enumerate(tabs):
+                lc_table[o, : len(t)] = t
+        none = np.zeros(1, dtype=np.int64)
         return SlidingParams(
             n + 1, 4, 2, rows, cols, n, nbr, h, self.goal.copy(), tile_parity, np.int64(block),
             cls, class_label, class_count, radix, weights, mshift, mupdate, mweights,
-            scode, slabel, np.int64(sbits),
+            scode, slabel, np.int64(sbits), lc_w, lc_table,
+            np.int64(0), np.full(n, -1, dtype=np.int64), none, np.zeros((1, 1), dtype=np.int64),
+            none, np.zeros(1, dtype=np.uint8), np.int64(0), none, none,
+        )
+
+    def _add_pdbs(self, groups, reflect, progress, cache):
+        """Load or build the groups' pattern databases and put them in ``params``."""
+        from .. import pdb as _pdb
+
+        n, goal = self.n_cells, self.goal
+        cell_of = {int(v): c for c, v in enumerate(goal)}
+        if self.heuristic == "pdb":
+            if not groups:
+                raise PuzzleError("heuristic 'pdb' needs groups: lists of tile labels")
+            label_groups = []
+            seen = set()
+            for grp in groups:
+                grp = [int(x) for x in grp]
+                bad = [x for x in grp if x not in cell_of or x == 0]
+                if bad:
+                    raise PuzzleError(f"pattern groups: {bad} are not tiles of this board")
+                if seen & set(grp) or len(set(grp)) != len(grp):
+                    raise PuzzleError("pattern groups must be disjoint, each tile at most once")
+                seen |= set(grp)
+                label_groups.append(grp)
+            cell_groups = [[cell_of[x] for x in grp] for grp in label_groups]
+        else:
+            if groups is not None:
+                raise PuzzleError(f"heuristic {self.heuristic} has its own groups; "
+                                  f"give groups with heuristic 'pdb'")
+            cell_groups = _pdb.partition_cells(self.heuristic, self.rows, self.cols, goal)
+            label_groups = [[int(goal[c]) for c in grp] for grp in cell_groups]
+        blank = cell_of[0]
+        rcell = np.arange(n, dtype=np.int64)
+        mirrorable = self.rows == self.cols and blank // self.cols == blank % self.cols
+        if reflect is None:
+            reflect = mirrorable
+        if reflect:
+            if not mirrorable:
+                raise PuzzleError(
+                    "reflect needs a square board whose goal has the blank on the main diagonal"
+                )
+            rcell = np.array([(c % self.cols) * self.cols + c // self.cols for c in range(n)],
+                             dtype=np.int64)
+        rlabel = np.array([int(goal[rcell[cell_of[v]]]) if v in cell_of else 0
+                           for v in range(n)], dtype=np.int64)
+        self.pdbs = [_pdb.pattern_database(self.rows, self.cols, cells, blank, progress=progress,
+                                           cache=cache)
+                     for cells in cell_groups]
+        G = len(label_groups)
+        kmax = max(len(g) for g in label_groups)
+        group = np.full(n, -1, dtype=np.int64)
+        gtiles = np.zeros((G, kmax), dtype=np.int64)
+        for g, grp in enumerate(label_groups):
+            for i, v in enumerate(grp):
+                group[v] = g
+                gtiles[g, i] = v
+        sizes = [db.n_entries for db in self.pdbs]
+        toffset = np.cumsum([0] + sizes[:-1]).astype(np.int64)
+        tables = np.concatenate([db.table for db in self.pdbs])
+        self.groups = label_groups
+        self.reflect = bool(reflect)
+        self.params = self.params._replace(
+            state_len=2 * n + 1 + 2 * G, n_groups=np.int64(G), group=group,
+            gsize=np.array([len(g) for g in label_groups], dtype=np.int64), gtiles=gtiles,
+            toffset=toffset, tables=tables, reflect=np.int64(int(bool(reflect))),
+            rcell=rcell, rlabel=rlabel,
         )
 
     @staticmethod
@@ -431,7 +721,7 @@ class SlidingPuzzle:
 
     @property
     def state_len(self):
-        return self.n_cells + 1
+        return int(self.params.state_len)
 
     @property
     def size(self):
@@ -470,6 +760,8 @@ class SlidingPuzzle:
         state = np.empty(self.state_len, dtype=np.uint8)
         state[: self.n_cells] = arr
         state[self.n_cells] = int(np.flatnonzero(arr == 0)[0])
+        if self.fns is FNS_PDB:
+            _fill_pdb(state, self.params)
         return state
 
     def decode(self, state):
@@ -477,7 +769,7 @@ class SlidingPuzzle:
         return [int(x) for x in state[: self.n_cells]]
 
     def start_h(self, state):
-        return int(_heuristic(state, self.params))
+        return int(self.fns.heuristic(state, self.params))
 
     # -- hashing ---------------------------------------------------------------------------
     @property

@@ -41,20 +41,37 @@ PARALLEL_MIN_LAYER = 1 << 15
 MAX_DEPTH = UNSEEN - 1
 
 
+_ONES = np.uint64(0x0101010101010101)
+_HIGHS = np.uint64(0x8080808080808080)
+
+
 @njit
-def _expand_range(lo, hi, dist, depth, fns, p):
-    """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``.
+def _expand_range(lo, hi, dist, words, depth, fns, p):
+    """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``. ``words`` is ``dist``
+    seen as ``uint64``: eight entries are skipped at once when none of them equals ``depth``
+    (most of a big table, in most layers).
 
     Returns (positions of depth ``depth`` found, neighbours newly marked ``depth + 1``)."""
     state = np.empty(p.state_len, dtype=np.uint8)
+    base = np.empty(p.state_len, dtype=np.uint8)
     found = 0
     marked = 0
     nxt = np.uint8(depth + 1)
-    for r in range(lo, hi):
+    pattern = np.uint64(depth) * _ONES
+    r = lo
+    while r < hi:
+        if (r & 7) == 0 and r + 8 <= hi:
+            w = words[r >> 3] ^ pattern
+            if ((w - _ONES) & ~w & _HIGHS) == 0:
+                r += 8  # no byte of the word equals depth
+                continue
         if dist[r] != depth:
+            r += 1
             continue
         found += 1
-        fns.unrank(r, p, state)
+        fns.unrank(r, p, base)
+        for j in range(p.state_len):
+            state[j] = base[j]
         for m in range(p.n_moves):
             if fns.step(state, m, p) == ILLEGAL:
                 continue
@@ -62,7 +79,9 @@ def _expand_range(lo, hi, dist, depth, fns, p):
             if dist[r2] == UNSEEN:
                 dist[r2] = nxt
                 marked += 1
-            fns.step(state, fns.inverse(m), p)
+            for j in range(p.state_len):  # back to the parent (a copy: cheaper than a move)
+                state[j] = base[j]
+        r += 1
     return found, marked
 
 
@@ -70,12 +89,13 @@ def _expand_range(lo, hi, dist, depth, fns, p):
 def _layer_parallel(dist, depth, fns, p):
     n = dist.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
+    words = dist[: n - n % 8].view(np.uint64)
     found = np.zeros(n_chunks, dtype=np.int64)
     marked = np.zeros(n_chunks, dtype=np.int64)
     for c in prange(n_chunks):
         lo = c * CHUNK
         hi = min(lo + CHUNK, n)
-        found[c], marked[c] = _expand_range(lo, hi, dist, depth, fns, p)
+        found[c], marked[c] = _expand_range(lo, hi, dist, words, depth, fns, p)
     # marked can over-count when two threads mark one entry; only "> 0" is used from it
     return found.sum(), marked.sum()
 

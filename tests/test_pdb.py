@@ -1,0 +1,285 @@
+"""Pattern databases, linear conflict and the 15-puzzle heuristics (issue 4).
+
+Small boards are checked exhaustively against the plain references in ``reference.py``; the
+15-puzzle against published optimal lengths (Korf 1985, ``data/korf100.csv``)."""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from puzzlelib import PuzzleError, SlidingPuzzle, api, pdb
+from puzzlelib.domain import ILLEGAL
+from puzzlelib.domains.pattern import PatternSpace
+from puzzlelib.search import layered
+
+from . import reference as ref
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+KORF_GOAL = " ".join(map(str, range(16)))
+DOC_002 = "1 7 2 4 6 0 14 3 13 10 11 8 5 9 15 12"
+
+
+def korf():
+    with open(DATA / "korf100.csv") as f:
+        return list(csv.DictReader(f))
+
+
+# -- the abstract space --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rows,cols,k", [(2, 3, 2), (3, 3, 3), (3, 3, 8), (2, 4, 3)])
+def test_pattern_space_rank_unrank_round_trip(rows, cols, k):
+    """Every state the build reaches unranks to a state that ranks back to it, and every
+    reached state is a canonical one (its region named by its lowest cell)."""
+    sp = PatternSpace(rows, cols, k)
+    start = sp.state(list(range(1, k + 1)), 0)
+    r0 = int(sp.fns.rank(start, sp.params))
+    dist, counts = layered.layered_bfs(sp.fns, sp.params, sp.n_ranks, [r0], kernel="scan")
+    reached = np.flatnonzero(dist != layered.UNSEEN)
+    assert len(reached) == sum(counts)
+    st = np.empty(sp.params.state_len, dtype=np.uint8)
+    for r in reached:
+        sp.fns.unrank(int(r), sp.params, st)
+        assert sp.fns.rank(st, sp.params) == r
+        cells = [int(x) for x in st[:k]]
+        blank_cells = [c for c in range(rows * cols) if c not in cells]
+        # the same state made from scratch, the blank on the region's lowest cell
+        again = sp.state(cells, min(c for c in blank_cells if (int(st[k + 1]) | int(st[k + 2]) << 8
+                                                                | int(st[k + 3]) << 16) >> c & 1))
+        assert np.array_equal(again, st)
+
+
+@pytest.mark.parametrize("rows,cols,cells,blank", [
+    (3, 3, (0, 1, 2), 8), (3, 3, (3, 4, 5, 6), 8), (3, 3, (1, 2, 4, 5, 7), 0), (2, 4, (0, 5, 6), 7),
+    (3, 3, (0, 1, 2, 3, 4, 5, 6, 7), 8),
+])
+def test_database_matches_plain_zero_one_bfs(rows, cols, cells, blank):
+    want = ref.pattern_distances(rows, cols, cells, blank)
+    db = pdb.pattern_database(rows, cols, cells, blank, cache=False)
+    n = rows * cols
+    seen = 0
+    for pos in permutations(range(n), len(cells)):
+        v = db.value(pos)
+        if pos in want:
+            assert v == want[pos], pos
+            seen += 1
+        else:  # never reached (only when the pattern holds every tile: the other parity)
+            assert v == layered.UNSEEN
+    assert seen == len(want)
+
+
+def _true_distances(puz_none):
+    g = puz_none.encode(puz_none.goal)
+    dist, _ = layered.layered_bfs(puz_none.fns, puz_none.params, puz_none.n_ranks,
+                                  [puz_none.fns.rank(g, puz_none.params)], buckets=puz_none.buckets)
+    return dist
+
+
+@pytest.mark.parametrize("goal,groups,reflect,stride", [
+    (None, [[1, 2, 3, 4], [5, 6, 7, 8]], True, 1),
+    (None, [[1, 2, 3], [4, 5, 6], [7, 8]], False, 5),
+    ([0, 1, 2, 3, 4, 5, 6, 7, 8], [[1, 3, 4], [2, 5, 6, 7, 8]], True, 5),
+])
+def test_additive_heuristic_admissible_and_incremental_on_3x3_boards(goal, groups, reflect, stride):
+    """Over all 181,440 boards (every ``stride``-th): the sum (or the max of sum and mirrored sum) never exceeds the
+    true distance, beats Manhattan somewhere, and every move's returned change equals the
+    heuristic recomputed from scratch."""
+    puz = SlidingPuzzle(3, 3, goal=goal, groups=groups, reflect=reflect, pdb_cache=False)
+    none = SlidingPuzzle(3, 3, goal=goal, heuristic="none")
+    manh = SlidingPuzzle(3, 3, goal=goal)
+    dist = _true_distances(none)
+    st = np.empty(none.state_len, dtype=np.uint8)
+    stronger = 0
+    for r in range(0, none.n_ranks, stride):
+        none.fns.unrank(r, none.params, st)
+        board = none.decode(st)
+        s = puz.encode(board)
+        h = puz.start_h(s)
+        assert h <= dist[r]
+        stronger += h > manh.start_h(manh.encode(board))
+        if r % 7 == 0:
+            for m in range(4):
+                s2 = s.copy()
+                dh = puz.fns.step(s2, m, puz.params)
+                if dh == ILLEGAL:
+                    continue
+                assert puz.start_h(puz.encode(puz.decode(s2))) == h + dh
+                assert np.array_equal(s2, puz.encode(puz.decode(s2)))  # extra bytes kept exact
+    assert stronger > 0
+    assert puz.start_h(puz.encode(puz.goal)) == 0
+
+
+def test_linear_conflict_matches_definition_admissible_and_incremental():
+    lc = SlidingPuzzle(3, 3, heuristic="linear-conflict")
+    none = SlidingPuzzle(3, 3, heuristic="none")
+    dist = _true_distances(none)
+    st = np.empty(none.state_len, dtype=np.uint8)
+    goal = [int(x) for x in lc.goal]
+    for r in range(0, none.n_ranks, 3):
+        none.fns.unrank(r, none.params, st)
+        board = none.decode(st)
+        s = lc.encode(board)
+        h = lc.start_h(s)
+        assert h == ref.linear_conflict(board, goal, 3, 3)
+        assert h <= dist[r]
+        for m in range(4):
+            s2 = s.copy()
+            dh = lc.fns.step(s2, m, lc.params)
+            if dh != ILLEGAL:
+                assert lc.start_h(s2) == h + dh
+
+
+def test_linear_conflict_on_4x4_and_2x5_matches_definition(rng):
+    from .conftest import random_board
+
+    for rows, cols in ((4, 4), (2, 5), (3, 5)):
+        lc = SlidingPuzzle(rows, cols, heuristic="linear-conflict")
+        goal = [int(x) for x in lc.goal]
+        for _ in range(200):
+            board = random_board(rows, cols, rng)
+            assert lc.start_h(lc.encode(board)) == ref.linear_conflict(board, goal, rows, cols)
+
+
+# -- the 15-puzzle -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method,heuristic", [
+    ("astar", "manhattan"), ("idastar", "manhattan"), ("idastar", "linear-conflict"),
+    ("astar", "linear-conflict"), ("idastar", "pdb555"), ("astar", "pdb555"),
+])
+def test_document_002_instance_is_22_moves_with_every_heuristic(method, heuristic):
+    sol = api.solve(DOC_002, "4x4", method=method, heuristic=heuristic, progress=False)
+    assert sol.length == 22
+    boards = sol.boards()
+    assert boards[-1] == list(range(1, 16)) + [0]
+    assert sol.extra["heuristic"] == heuristic
+
+
+def test_document_002_published_path_is_optimal_and_greedy_is_longer():
+    sol = api.solve(DOC_002, "4x4", method="astar")
+    puz = SlidingPuzzle(4, 4)
+    assert puz.apply_moves(puz.parse(DOC_002), "rrdllldruuurdllddrurrd")[-1] == list(range(1, 16)) + [0]
+    greedy = api.solve(DOC_002, "4x4", method="greedy")
+    assert greedy.length > sol.length == 22
+    assert greedy.boards()[-1] == list(range(1, 16)) + [0]
+
+
+def test_stronger_heuristics_expand_fewer_nodes_on_korf_instances():
+    """Korf's instances with a short optimum: every heuristic finds the published length, and
+    the stronger the heuristic, the fewer nodes."""
+    rows = [r for r in korf() if int(r["optimal_length"]) <= 45][:3]
+    assert rows
+    for r in rows:
+        nodes = {}
+        for h in ("manhattan", "linear-conflict", "pdb555"):
+            sol = api.solve(r["start"], "4x4", goal=KORF_GOAL, method="idastar", heuristic=h,
+                            progress=False)
+            assert sol.length == int(r["optimal_length"]), (r["id"], h)
+            nodes[h] = sol.nodes
+        assert nodes["pdb555"] < nodes["linear-conflict"] < nodes["manhattan"]
+
+
+def test_korf_data_is_the_published_set():
+    rows = korf()
+    assert [int(r["id"]) for r in rows] == list(range(1, 101))
+    assert sum(int(r["optimal_length"]) for r in rows) == 5305
+    puz = SlidingPuzzle(4, 4, goal=KORF_GOAL)
+    for r in rows:
+        puz.parse(r["start"])  # a permutation of 0..15 in the goal's parity class
+
+
+def test_reflection_is_at_least_as_strong_and_same_answer():
+    r = korf()[54]  # instance 55, 41 moves
+    a = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555", reflect=False)
+    b = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555")
+    assert a.length == b.length == 41
+    assert b.extra["reflect"] and not a.extra["reflect"]
+    assert b.extra["initial_h"] >= a.extra["initial_h"]
+    assert b.nodes <= a.nodes
+
+
+# -- cache -----------------------------------------------------------------------------------------
+
+
+def test_cache_round_trip_corruption_and_atomic_write(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLELIB_CACHE", str(tmp_path))
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    db = pdb.pattern_database(3, 3, (0, 1, 2), 8)
+    assert db.source == "built"
+    files = list((tmp_path / "pdb").iterdir())
+    assert len(files) == 1 and files[0].suffix == ".pdb"  # no temporary file left behind
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    again = pdb.pattern_database(3, 3, (0, 1, 2), 8)
+    assert again.source == "cache" and np.array_equal(again.table, db.table)
+    assert again.counts == db.counts
+    # flip one byte of the table: the checksum catches it and the database is rebuilt
+    raw = bytearray(files[0].read_bytes())
+    raw[-5] ^= 0xFF
+    files[0].write_bytes(bytes(raw))
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    with pytest.warns(UserWarning, match="checksum"):
+        rebuilt = pdb.pattern_database(3, 3, (0, 1, 2), 8)
+    assert rebuilt.source == "built" and np.array_equal(rebuilt.table, db.table)
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    assert pdb.pattern_database(3, 3, (0, 1, 2), 8).source == "cache"  # the rewrite is good
+    # a truncated file too
+    files[0].write_bytes(files[0].read_bytes()[:-100])
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    with pytest.warns(UserWarning):
+        assert pdb.pattern_database(3, 3, (0, 1, 2), 8).source == "built"
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(rows=3, cols=3, heuristic="pdb78"), "partition of the 4x4"),
+    (dict(rows=4, cols=4, heuristic="pdb-xyz"), "unknown heuristic"),
+    (dict(rows=3, cols=3, groups=[[1, 2], [2, 3]]), "disjoint"),
+    (dict(rows=3, cols=3, groups=[[1, 9]]), "not tiles"),
+    (dict(rows=3, cols=3, goal=[1, 1, 2, 3, 4, 5, 6, 7, 0], heuristic="linear-conflict"), "distinct"),
+    (dict(rows=2, cols=3, groups=[[1, 2]], reflect=True), "square"),
+    (dict(rows=4, cols=4, goal=[1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+          heuristic="pdb555"), "corner"),
+])
+def test_bad_heuristic_requests_are_refused(kwargs, match):
+    with pytest.raises(PuzzleError, match=match):
+        SlidingPuzzle(pdb_cache=False, **kwargs)
+
+
+def test_heuristic_with_a_method_that_uses_none_is_refused():
+    with pytest.raises(PuzzleError, match="uses no heuristic"):
+        api.solve("1 2 3 4 5 6 7 0 8", method="bfs", heuristic="linear-conflict")
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "puzzlelib", *args], capture_output=True,
+                          text=True, env=os.environ.copy())
+
+
+def test_cli_heuristic_json():
+    out = _cli("solve", "--size", "4x4", "--start", DOC_002, "--method", "idastar",
+               "--heuristic", "pdb555", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["length"] == 22 and d["heuristic"] == "pdb555" and d["reflect"] is True
+    assert {"moves", "nodes", "seconds", "compile_seconds", "pdb_seconds"} <= set(d)
+    bad = _cli("solve", "--size", "3x3", "--start", "1 2 3 4 5 6 7 0 8", "--heuristic", "pdb78")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "4x4" in bad.stderr
+
+
+def test_pdb_search_shared_among_threads_gives_the_same_answer():
+    r = korf()[78]  # instance 79, 42 moves
+    one = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555", threads=1)
+    two = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555", threads=2)
+    assert one.length == two.length == 42
+    assert two.extra["threads"] == 2
+    puz = SlidingPuzzle(4, 4, goal=KORF_GOAL)
+    assert puz.apply_moves(puz.parse(r["start"]), two.moves)[-1] == list(range(16))
