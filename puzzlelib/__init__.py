@@ -4,6 +4,7 @@ The public API is small:
 
 - :func:`solve` solves a sliding-tile puzzle by BFS, bidirectional BFS, IDDFS, IDA*, A* or
   greedy search;
+- :func:`solve_many` solves many boards by IDA*, one board per thread (Korf's 100);
 - :func:`layers` counts the positions at every depth from a start (God's algorithm), with a
   minimal perfect hash chosen from the board (repeated labels included);
 - :func:`rotation` answers the Rotation Puzzle (AtCoder ABC336 F) by bidirectional BFS;
@@ -13,12 +14,14 @@ The public API is small:
 Command line: ``python -m puzzlelib --help``.
 """
 
-from .api import Layers, RotationResult, Solution, compile_seconds, layers, rotation, solve
+from .api import (Batch, Layers, RotationResult, Solution, compile_seconds, layers, rotation,
+                  solve, solve_many)
 from .domains.rotation import RotationPuzzle
 from .domains.sliding import SlidingPuzzle
 from .errors import PuzzleError, SearchLimitError, UnsolvableError
 
 __all__ = [
+    "Batch",
     "Layers",
     "PuzzleError",
     "RotationPuzzle",
@@ -31,5 +34,6 @@ __all__ = [
     "layers",
     "rotation",
     "solve",
+    "solve_many",
 ]
 __version__ = "0.1.0"

@@ -121,7 +121,10 @@ def test_python_dash_m_entry_point():
     assert bad.stderr.startswith("puzzlelib: error:") and "Traceback" not in bad.stderr
 
 
-def test_threads_option(capsys):
+def test_threads_option(capsys, monkeypatch):
+    from puzzlelib.search import idastar
+
+    monkeypatch.setattr(idastar, "SPLIT_MIN_NODES", 0)  # every pass in parallel
     code, out, _ = run(capsys, "solve", "--start", "8 6 7 2 5 4 3 0 1", "--method", "idastar",
                        "--all", "--threads", "2", "--json")
     assert code == 0

@@ -275,7 +275,10 @@ def test_cli_heuristic_json():
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "4x4" in bad.stderr
 
 
-def test_pdb_search_shared_among_threads_gives_the_same_answer():
+def test_pdb_search_shared_among_threads_gives_the_same_answer(monkeypatch):
+    from puzzlelib.search import idastar
+
+    monkeypatch.setattr(idastar, "SPLIT_MIN_NODES", 0)  # every pass in parallel
     r = korf()[78]  # instance 79, 42 moves
     one = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555", threads=1)
     two = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555", threads=2)
@@ -283,3 +286,18 @@ def test_pdb_search_shared_among_threads_gives_the_same_answer():
     assert two.extra["threads"] == 2
     puz = SlidingPuzzle(4, 4, goal=KORF_GOAL)
     assert puz.apply_moves(puz.parse(r["start"]), two.moves)[-1] == list(range(16))
+
+
+def test_solve_many_matches_solve_one_by_one():
+    rows = [r for r in korf() if int(r["optimal_length"]) <= 46][:4]
+    starts = [r["start"] for r in rows]
+    batch = api.solve_many(starts, "4x4", goal=KORF_GOAL, heuristic="pdb555", threads=2)
+    assert batch.lengths == [int(r["optimal_length"]) for r in rows]
+    puz = SlidingPuzzle(4, 4, goal=KORF_GOAL)
+    for r, moves, nodes in zip(rows, batch.moves, batch.nodes):
+        one = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555")
+        assert (moves, nodes) == (one.moves, one.nodes)  # the same search, start by start
+        assert puz.apply_moves(puz.parse(r["start"]), moves)[-1] == list(range(16))
+    assert batch.threads == 2 and set(batch.to_dict()) >= {"lengths", "moves", "nodes", "seconds"}
+    with pytest.raises(PuzzleError, match="start 1"):
+        api.solve_many([starts[0], "1 2 3"], "4x4", goal=KORF_GOAL)

@@ -147,9 +147,12 @@ def test_repeated_labels_bound_parity():
     assert sol.length == 1
 
 
-def test_parallel_deepening_matches_serial(rng):
+def test_parallel_deepening_matches_serial(rng, monkeypatch):
     """Subtrees shared among threads: same length, same count, same node count, and the same
-    first solution as the one-thread search."""
+    first solution as the one-thread search (every pass in parallel, however small)."""
+    from puzzlelib.search import idastar
+
+    monkeypatch.setattr(idastar, "SPLIT_MIN_NODES", 0)
     for walk in (40, 41, 60):
         start = random_board(3, 3, rng, walk=walk)
         for method in ("iddfs", "idastar"):

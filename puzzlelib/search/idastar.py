@@ -22,8 +22,13 @@ from ..domain import ILLEGAL
 FOUND, EXHAUSTED, NODE_LIMIT = 0, 1, 2
 #: The parallel pass splits the tree into at least this many subtrees (when the bound allows)...
 SPLIT_SUBTREES = 256
-#: ... and is used only for bounds at least this large (small ones finish in microseconds).
+#: ... and is used only for bounds at least this large (small ones finish in microseconds)...
 SPLIT_MIN_BOUND = 12
+#: ... and only after a pass that generated at least this many nodes: the next one is then
+#: several times bigger. Entering a parallel region costs up to 30-40 ms on a busy 2-core
+#: machine (measured 2026-11-22: Korf's 100 with the 7-8 PDB, a few passes of a few thousand
+#: nodes each, took 19 s on 2 threads against 1.1 s on one before this rule).
+SPLIT_MIN_NODES = 1 << 20
 
 
 @njit
@@ -193,7 +198,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
     (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
     whole steps. ``parallel``: share each pass's subtrees among numba's threads (ignored with a
-    node limit). ``progress(bound, nodes so far)`` is called after each pass.
+    node limit, and for a pass that follows one of fewer than :data:`SPLIT_MIN_NODES` nodes). ``progress(bound, nodes so far)`` is called after each pass.
 
     Returns (status, length, solutions, nodes, path, iterations, first bound)."""
     state = start.copy()
@@ -206,9 +211,10 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     path = np.empty(max_bound + 1, dtype=np.int64)
     nodes = 0
     iterations = 0
+    last = 0  # nodes of the last pass
     while bound <= max_bound:
         iterations += 1
-        if parallel and node_limit == 0 and bound >= SPLIT_MIN_BOUND:
+        if parallel and node_limit == 0 and bound >= SPLIT_MIN_BOUND and last >= SPLIT_MIN_NODES:
             sols, n, over, length = _split_pass(state, h0, bound, fns, p, count_all, path)
         else:
             budget = node_limit - nodes if node_limit > 0 else 0
@@ -218,6 +224,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
         if n < 0:
             return NODE_LIMIT, -1, 0, nodes - n, path[:0], iterations, first_bound
         nodes += int(n)
+        last = int(n)
         if progress is not None:
             progress(bound, nodes)
         if sols > 0:
@@ -226,3 +233,52 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
             break  # nothing over the bound: the space below it is exhausted
         bound += max(1, (int(over) - bound + step - 1) // step) * step
     return EXHAUSTED, -1, 0, nodes, path[:0], iterations, first_bound
+
+
+@njit(parallel=True)
+def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths):
+    """Iterative deepening on many starts at once, one start per task (``prange``): for many
+    small searches (Korf's 100 with a pattern database: some thousands of nodes each), where
+    sharing one search's subtrees would cost more in parallel regions than it saves. Each row of
+    ``lengths``, ``nodes`` and ``paths`` gets what :func:`iterative_deepening` would return for
+    that start (first solution; -1 when none within ``max_bound``)."""
+    step = p.bound_step
+    for i in prange(starts.shape[0]):
+        state = starts[i].copy()
+        h0 = fns.heuristic(state, p)
+        bound = bound0s[i]
+        if h0 > bound:
+            bound += (h0 - bound + step - 1) // step * step
+        total = 0
+        lengths[i] = -1
+        while bound <= max_bound:
+            sols, n, over, length = _dfs_bounded(state, h0, 0, -1, bound, fns, p, False,
+                                                 paths[i], 0)
+            total += n
+            if sols > 0:
+                lengths[i] = length
+                break
+            if over >= np.int64(1) << 62:
+                break
+            bound += max(1, (over - bound + step - 1) // step) * step
+        nodes[i] = total
+
+
+def deepen_many(starts, bound0s, fns, p, max_bound, threads):
+    """Run :func:`_deepen_batch` with dynamic scheduling (one start per chunk: the searches
+    differ in size by orders of magnitude). Returns (lengths, nodes, paths)."""
+    import numba
+
+    n = len(starts)
+    lengths = np.full(n, -1, dtype=np.int64)
+    nodes = np.zeros(n, dtype=np.int64)
+    paths = np.zeros((n, max_bound + 1), dtype=np.int64)
+    saved = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        with numba.parallel_chunksize(1):
+            _deepen_batch(np.ascontiguousarray(starts), np.asarray(bound0s, dtype=np.int64), fns,
+                          p, max_bound, lengths, nodes, paths)
+    finally:
+        numba.set_num_threads(saved)
+    return lengths, nodes, paths
