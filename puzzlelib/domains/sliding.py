@@ -704,7 +704,7 @@ class SlidingPuzzle:
                 gtiles[g, i] = v
         sizes = [db.n_entries for db in self.pdbs]
         toffset = np.cumsum([0] + sizes[:-1]).astype(np.int64)
-        tables = np.concatenate([db.table for db in self.pdbs])
+        tables = _pdb.joined_tables(self.pdbs)
         self.groups = label_groups
         self.reflect = bool(reflect)
         self.params = self.params._replace(

@@ -161,7 +161,8 @@ def _split_pass(start, h0, bound, fns, p, count_all, path):
     """The depth-first pass below ``bound``, its subtrees shared among threads (``prange``).
 
     Same results as :func:`_dfs_bounded` from the start; with ``count_all`` the same node count
-    too. The first solution is the one in the earliest subtree, which is the one the serial pass
+    too (without it, subtrees after one holding a solution are skipped, so the count depends on
+    the threads' timing). The first solution is the one in the earliest subtree, which is the one the serial pass
     finds first."""
     roots, hs, lasts, prefixes, k, nodes0, over0 = _root_frontier(
         start, h0, bound, fns, p, SPLIT_SUBTREES
@@ -172,11 +173,19 @@ def _split_pass(start, h0, bound, fns, p, count_all, path):
     overs = np.full(n, np.int64(1) << 62, dtype=np.int64)
     lens = np.full(n, -1, dtype=np.int64)
     paths = np.empty((n, bound + 1), dtype=np.int64)
+    # first solution only: a subtree after one that has found a solution cannot change the
+    # answer (the earliest subtree's solution is returned), so it is skipped. found_at may lag
+    # behind (threads race on it), which only skips less.
+    found_at = np.full(1, n, dtype=np.int64)
     for i in prange(n):
+        if not count_all and found_at[0] < i:
+            continue
         st = roots[i].copy()
         sols[i], nodes[i], overs[i], lens[i] = _dfs_bounded(
             st, hs[i], k, lasts[i], bound, fns, p, count_all, paths[i], 0
         )
+        if sols[i] > 0 and i < found_at[0]:
+            found_at[0] = i
     over = over0
     for i in range(n):
         over = min(over, overs[i])
