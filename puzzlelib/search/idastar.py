@@ -202,21 +202,35 @@ def _split_pass(start, h0, bound, fns, p, count_all, path):
     return total, nodes0 + nodes.sum(), over, length
 
 
+@njit(cache=True)
+def first_bound(bound0, h0, step):
+    """``bound0`` raised to at least ``h0`` in whole steps (keeping the solutions' parity)."""
+    if h0 > bound0:
+        bound0 += (h0 - bound0 + step - 1) // step * step
+    return bound0
+
+
+@njit(cache=True)
+def next_bound(bound, over, step):
+    """The bound after a pass whose smallest ``f`` over ``bound`` was ``over``: at least one
+    step more, in whole steps."""
+    return bound + max(1, (over - bound + step - 1) // step) * step
+
+
 def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
                         parallel=False, progress=None):
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
     (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
     whole steps. ``parallel``: share each pass's subtrees among numba's threads (ignored with a
-    node limit, and for a pass that follows one of fewer than :data:`SPLIT_MIN_NODES` nodes). ``progress(bound, nodes so far)`` is called after each pass.
+    node limit, and for a pass that follows one of fewer than :data:`SPLIT_MIN_NODES` nodes).
+    ``progress(bound, nodes so far)`` is called after each pass.
 
     Returns (status, length, solutions, nodes, path, iterations, first bound)."""
     state = start.copy()
     h0 = int(fns.heuristic(state, p))
     step = int(p.bound_step)
-    bound = bound0
-    if h0 > bound:
-        bound += (h0 - bound + step - 1) // step * step
-    first_bound = bound
+    bound = int(first_bound(bound0, h0, step))
+    first = bound
     path = np.empty(max_bound + 1, dtype=np.int64)
     nodes = 0
     iterations = 0
@@ -231,17 +245,17 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
                 state, h0, 0, -1, bound, fns, p, count_all, path, budget
             )
         if n < 0:
-            return NODE_LIMIT, -1, 0, nodes - n, path[:0], iterations, first_bound
+            return NODE_LIMIT, -1, 0, nodes - n, path[:0], iterations, first
         nodes += int(n)
         last = int(n)
         if progress is not None:
             progress(bound, nodes)
         if sols > 0:
-            return FOUND, int(length), int(sols), nodes, path[:length].copy(), iterations, first_bound
+            return FOUND, int(length), int(sols), nodes, path[:length].copy(), iterations, first
         if over >= np.int64(1) << 62:
             break  # nothing over the bound: the space below it is exhausted
-        bound += max(1, (int(over) - bound + step - 1) // step) * step
-    return EXHAUSTED, -1, 0, nodes, path[:0], iterations, first_bound
+        bound = int(next_bound(bound, int(over), step))
+    return EXHAUSTED, -1, 0, nodes, path[:0], iterations, first
 
 
 @njit(parallel=True)
@@ -255,9 +269,7 @@ def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths):
     for i in prange(starts.shape[0]):
         state = starts[i].copy()
         h0 = fns.heuristic(state, p)
-        bound = bound0s[i]
-        if h0 > bound:
-            bound += (h0 - bound + step - 1) // step * step
+        bound = first_bound(bound0s[i], h0, step)
         total = 0
         lengths[i] = -1
         while bound <= max_bound:
@@ -269,7 +281,7 @@ def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths):
                 break
             if over >= np.int64(1) << 62:
                 break
-            bound += max(1, (over - bound + step - 1) // step) * step
+            bound = next_bound(bound, over, step)
         nodes[i] = total
 
 
