@@ -1,4 +1,4 @@
-"""Command line: ``python -m puzzlelib solve|layers|rotation ...``.
+"""Command line: ``python -m puzzlelib solve|layers|rotation|blocks ...``.
 
 Bad input exits with status 2 and one line on stderr (``puzzlelib: error: ...``); a search that
 stops at a limit exits with status 3. With ``--json`` the result is one JSON object on stdout.
@@ -9,6 +9,8 @@ import argparse
 import json
 import sys
 
+from .blocks import METHODS as BLOCK_METHODS
+from .blocks import block_layers, block_pdb, block_solve
 from .api import METHODS, ROTATION_MAX_OPS, ROTATION_METHODS, layers, rotation, solve
 from .domains.rotation import parse_contest_input
 from .domains.sliding import HEURISTICS
@@ -64,6 +66,31 @@ def _parser():
                    help=f"answer -1 beyond this many operations (default {ROTATION_MAX_OPS})")
     r.add_argument("--json", action="store_true",
                    help="print one JSON object (length, operations, per-side counts, seconds)")
+    b = sub.add_parser("blocks", help="Hakoiri-musume type block puzzles (solve, layers, pdb)")
+    bsub = b.add_subparsers(dest="blocks_command", required=True, parser_class=_Parser)
+    common = {
+        "--board": dict(required=True, help="a text file: one line per row, a letter per piece, "
+                                            "'.' for empty ('-' reads stdin)"),
+        "--metric": dict(default="straight", choices=("unit", "straight", "path"),
+                         help="one piece one cell / any distance in a line / any path (default "
+                              "straight)"),
+    }
+    bs = bsub.add_parser("solve", help="an optimal solution")
+    bl = bsub.add_parser("layers", help="positions per depth from the board (frontier search)")
+    bp = bsub.add_parser("pdb", help="build (or load) a pattern database, e.g. 16-10-0-l")
+    for q in (bs, bl, bp):
+        for flag, kw in common.items():
+            q.add_argument(flag, **kw)
+        q.add_argument("--progress", action="store_true", help="show progress on stderr")
+        q.add_argument("--json", action="store_true", help="print one JSON object")
+    for q in (bs, bp):
+        q.add_argument("--goal", help="ROW,COL of the 2x2 piece's top-left cell at the goal "
+                                      "(default: bottom rows, centred; needed on odd widths)")
+    bs.add_argument("--method", default="bfs", choices=BLOCK_METHODS)
+    bs.add_argument("--pdb", help="pattern database(s) for astar/idastar, e.g. 36-0-0-f or "
+                                  "30-0-3-f,30-3-0-f (the maximum is used)")
+    bs.add_argument("--max-states", type=int, default=None, help="cap on stored states")
+    bp.add_argument("--name", required=True, help="ONES-H-V-MAP, map f, l, c or b")
     return p
 
 
@@ -94,6 +121,65 @@ def _print_rotation(res):
     print(res.length)  # the contest's output: the answer alone
 
 
+def _read_board(path):
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError as e:
+        raise PuzzleError(f"cannot read board file {path!r}: {e.strerror}") from None
+
+
+class _PdbResult:
+    def __init__(self, db):
+        self.db = db
+
+    def to_dict(self):
+        db = self.db
+        return {"name": db.name, "patterns": db.patterns, "seconds": db.build_seconds,
+                "states": db.states, "max_value": db.max_value, "source": db.source,
+                "metric": db.metric, "goal": list(db.goal)}
+
+
+def _print_block_solution(sol):
+    print(f"{sol.method} ({sol.metric} metric): {sol.length} moves" if sol.length >= 0
+          else f"{sol.method}: no solution")
+    for (r, c), (r1, c1) in sol.moves:
+        print(f"  ({r},{c}) -> ({r1},{c1})")
+    print(f"nodes: {sol.nodes:,}")
+    print(f"search: {sol.seconds:.4f} s (compile {sol.compile_seconds:.2f} s)")
+
+
+def _print_block_layers(lay):
+    print("depth  positions")
+    for d, c in enumerate(lay.counts):
+        print(f"{d:5d}  {c:,}")
+    print(f"total: {lay.total:,}; greatest depth {lay.max_depth}, {lay.n_farthest} position(s)")
+    for b in lay.farthest[:3]:
+        print(b + "\n")
+    print(f"search: {lay.seconds:.4f} s (compile {lay.compile_seconds:.2f} s)")
+
+
+def _print_pdb(res):
+    db = res.db
+    print(f"PDB {db.name}: {db.patterns:,} patterns from {db.states:,} relaxed positions, "
+          f"largest value {db.max_value}, built in {db.build_seconds:.2f} s ({db.source})")
+
+
+def _blocks(args):
+    board = _read_board(args.board)
+    progress = True if args.progress else None
+    if args.blocks_command == "solve":
+        kw = {} if args.max_states is None else {"max_states": args.max_states}
+        return block_solve(board, goal=args.goal, metric=args.metric, method=args.method,
+                           pdb=args.pdb, progress=progress, **kw), _print_block_solution
+    if args.blocks_command == "layers":
+        return block_layers(board, metric=args.metric, progress=progress), _print_block_layers
+    db = block_pdb(board, args.name, goal=args.goal, metric=args.metric, progress=progress)
+    return _PdbResult(db), _print_pdb
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
     try:
@@ -110,6 +196,8 @@ def main(argv=None):
             result = layers(args.start, size=args.size, progress=True if args.progress else None,
                             threads=None if args.threads == 0 else args.threads, hash=args.hash)
             show = _print_layers
+        elif args.command == "blocks":
+            result, show = _blocks(args)
         else:
             rows, cols, values = parse_contest_input(sys.stdin.read())
             result = rotation(values, rows, cols, max_ops=args.max_ops, method=args.method)

@@ -9,8 +9,10 @@ are written once and only ever call the domain's jitted functions, bundled in a
     Apply move ``m`` (``0 <= m < params.n_moves``) to ``state`` (a ``uint8`` array of length
     ``params.state_len``) in place and return the change of the heuristic, or :data:`ILLEGAL`
     (leaving ``state`` untouched) when the move cannot be made here.
-``inverse(m) -> int``
-    The move that undoes ``m``: ``step(state, inverse(m), params)`` restores the state.
+``inverse(m, params) -> int``
+    The move that undoes ``m``: ``step(state, inverse(m, params), params)`` restores the state.
+    (It depends on the move alone, not on the state; ``params`` is there for domains whose move
+    numbers hold board coordinates, such as block puzzles.)
 ``is_goal(state, params) -> bool``
 ``heuristic(state, params) -> int``
     An admissible lower bound on the moves left (0 for uninformed search).

@@ -127,13 +127,19 @@ def _file_for(rows, cols, cells, blank):
 
 
 def _save(path, db):
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = np.ascontiguousarray(db.table).tobytes()
     header = {
         "format": FORMAT, "rows": db.rows, "cols": db.cols, "cells": list(db.cells),
         "blank": db.blank, "entries": db.n_entries, "counts": db.counts,
         "build_seconds": db.build_seconds, "sha256": hashlib.sha256(data).hexdigest(),
     }
+    write_atomic(path, header, data)
+
+
+def write_atomic(path, header, data):
+    """Write a JSON header line and raw bytes to ``path`` atomically (a temporary file in the
+    same folder, synced, then renamed over it: readers see the old file or the whole new one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -141,7 +147,7 @@ def _save(path, db):
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)  # atomic: readers see the old file or the whole new one
+        os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -150,9 +156,9 @@ def _save(path, db):
         raise
 
 
-def _load(path, rows, cols, cells, blank):
-    """The database in ``path``, or None (with a warning) when it is missing, for another
-    pattern, truncated or corrupt."""
+def read_file(path, what="pattern database"):
+    """``(header, data)`` of a file written by :func:`write_atomic`, or None when it is missing
+    or unreadable (with a warning: it will be rebuilt)."""
     try:
         with open(path, "rb") as f:
             header = json.loads(f.readline())
@@ -160,8 +166,18 @@ def _load(path, rows, cols, cells, blank):
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
-        warnings.warn(f"pattern database {path} unreadable ({exc}); rebuilding it")
+        warnings.warn(f"{what} {path} unreadable ({exc}); rebuilding it")
         return None
+    return header, data
+
+
+def _load(path, rows, cols, cells, blank):
+    """The database in ``path``, or None (with a warning) when it is missing, for another
+    pattern, truncated or corrupt."""
+    got = read_file(path)
+    if got is None:
+        return None
+    header, data = got
     ok = (
         header.get("format") == FORMAT and header.get("rows") == rows
         and header.get("cols") == cols and header.get("cells") == list(cells)

@@ -61,7 +61,7 @@ def test_step_and_inverse_restore_the_state(rng):
             reference.to_str(puz.decode(before)), 3, 4
         )
         if rng.random() < 0.3:
-            assert puz.fns.step(s, puz.fns.inverse(m), puz.params) != ILLEGAL
+            assert puz.fns.step(s, puz.fns.inverse(m, puz.params), puz.params) != ILLEGAL
             h = puz.fns.heuristic(s, puz.params)
             assert (s == before).all()
 

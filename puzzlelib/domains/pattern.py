@@ -152,7 +152,7 @@ def _step_flood(state, m, p):
 
 
 @domain_fn
-def _inverse(m):
+def _inverse(m, p):
     return m ^ 1
 
 

@@ -49,7 +49,7 @@ def _step(state, m, p):
 
 
 @njit(cache=True)
-def _inverse(m):
+def _inverse(m, p):
     return m  # turning by 180 degrees twice changes nothing
 
 

@@ -123,7 +123,7 @@ def _step(state, m, p):
 
 
 @domain_fn
-def _inverse(m):
+def _inverse(m, p):
     return m ^ 1  # u <-> d, l <-> r
 
 

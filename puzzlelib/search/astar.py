@@ -111,7 +111,7 @@ def _astar(start, fns, p, weight_g, max_states):
             break
         expanded += 1
         for m in range(p.n_moves):
-            if move[idx] >= 0 and m == fns.inverse(move[idx]):
+            if move[idx] >= 0 and m == fns.inverse(move[idx], p):
                 continue  # straight back to the parent
             dh = fns.step(buf, m, p)
             if dh == ILLEGAL:
@@ -131,7 +131,7 @@ def _astar(start, fns, p, weight_g, max_states):
                 h[j] = h[idx] + dh
                 closed[j] = 0
             elif ng >= g[j]:
-                fns.step(buf, fns.inverse(m), p)
+                fns.step(buf, fns.inverse(m, p), p)
                 continue
             g[j] = ng
             parent[j] = idx
@@ -139,7 +139,7 @@ def _astar(start, fns, p, weight_g, max_states):
             closed[j] = 0
             keys, vals = _heap_push(keys, vals, n_heap, _key(weight_g * ng + h[j], ng), j)
             n_heap += 1
-            fns.step(buf, fns.inverse(m), p)
+            fns.step(buf, fns.inverse(m, p), p)
         if n > max_states:
             status = STATE_LIMIT
             break

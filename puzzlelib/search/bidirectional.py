@@ -38,7 +38,7 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
     meeting as (row on this side, row on the other side), or (-1, -1)."""
     buf = np.empty(p.state_len, dtype=np.uint8)
     for idx in range(lo, hi):
-        back = fns.inverse(mov[idx]) if par[idx] >= 0 else -1
+        back = fns.inverse(mov[idx], p) if par[idx] >= 0 else -1
         for m in range(p.n_moves):
             if m == back:
                 continue  # never straight back
@@ -124,5 +124,5 @@ def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False):
     moves[: head.shape[0]] = head
     # the backward side went goal -> meeting point; walk it the other way
     for k in range(tail.shape[0]):
-        moves[head.shape[0] + k] = fns.inverse(tail[tail.shape[0] - 1 - k])
+        moves[head.shape[0] + k] = fns.inverse(tail[tail.shape[0] - 1 - k], p)
     return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used

@@ -62,11 +62,11 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
             # all moves tried here: go back up, undoing the move that led here
             depth -= 1
             if depth >= 0:
-                fns.step(state, fns.inverse(moves[depth]), p)
+                fns.step(state, fns.inverse(moves[depth], p), p)
             continue
         next_move[depth] = m + 1
         prev = moves[depth - 1] if depth > 0 else last
-        if prev >= 0 and m == fns.inverse(prev):
+        if prev >= 0 and m == fns.inverse(prev, p):
             continue  # never undo the last move
         dh = fns.step(state, m, p)
         if dh == ILLEGAL:
@@ -78,7 +78,7 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
         if f > bound:
             if f + g0 < over:
                 over = f + g0
-            fns.step(state, fns.inverse(m), p)
+            fns.step(state, fns.inverse(m, p), p)
             continue
         moves[depth] = m
         if g == bound:
@@ -90,15 +90,15 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
                 if not count_all:
                     # restore the state before returning
                     for k in range(g - 1, -1, -1):
-                        fns.step(state, fns.inverse(moves[k]), p)
+                        fns.step(state, fns.inverse(moves[k], p), p)
                     return solutions, nodes, over, first_len
             elif bound + 1 + g0 < over:
                 over = bound + 1 + g0  # children would have g > bound
-            fns.step(state, fns.inverse(m), p)
+            fns.step(state, fns.inverse(m, p), p)
             continue
         if node_budget > 0 and nodes >= node_budget:
             for k in range(g - 1, -1, -1):
-                fns.step(state, fns.inverse(moves[k]), p)
+                fns.step(state, fns.inverse(moves[k], p), p)
             return solutions, -nodes, over, first_len
         depth += 1
         next_move[depth] = 0
@@ -133,7 +133,7 @@ def _root_frontier(start, h0, bound, fns, p, want):
         for i in range(cur_s.shape[0]):
             buf[:] = cur_s[i]
             for m in range(p.n_moves):
-                if cur_last[i] >= 0 and m == fns.inverse(cur_last[i]):
+                if cur_last[i] >= 0 and m == fns.inverse(cur_last[i], p):
                     continue
                 dh = fns.step(buf, m, p)
                 if dh == ILLEGAL:
@@ -150,7 +150,7 @@ def _root_frontier(start, h0, bound, fns, p, want):
                     nx_pre[c, :k] = cur_pre[i]
                     nx_pre[c, k] = m
                     c += 1
-                fns.step(buf, fns.inverse(m), p)
+                fns.step(buf, fns.inverse(m, p), p)
         cur_s, cur_h, cur_last, cur_pre = nx_s[:c], nx_h[:c], nx_last[:c], nx_pre[:c]
         k += 1
     return cur_s, cur_h, cur_last, cur_pre, k, nodes, over

@@ -149,7 +149,7 @@ def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr,
         for m in range(p.n_moves):
             if bucket_next[s, m] != t:
                 continue
-            back = fns.inverse(m)
+            back = fns.inverse(m, p)
             for i in range(lo[s], hi[s]):
                 if fm[i] == back:
                     continue  # straight back to the parent
@@ -270,10 +270,10 @@ def _walk_down(dist, r_end, fns, p):
                 continue
             if dist[fns.rank(state, p)] == depth - 1:
                 # we moved back along m, so the path goes forward along inverse(m)
-                moves[depth - 1] = fns.inverse(m)
+                moves[depth - 1] = fns.inverse(m, p)
                 stepped = True
                 break
-            fns.step(state, fns.inverse(m), p)
+            fns.step(state, fns.inverse(m, p), p)
         if not stepped:
             return moves[:0]  # cannot happen in a consistent table
         depth -= 1

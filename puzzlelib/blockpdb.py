@@ -1,0 +1,386 @@
+"""Pattern databases for block puzzles (source document 004): relax, search backwards, map by g.
+
+A relaxed puzzle splits chosen size-2 pieces (1x2, 2x1) into two 1x1 pieces. So that a real
+move still costs one relaxed move, two adjacent 1x1 pieces may move together like the piece
+they came from (same direction, same distance; :mod:`puzzlelib.domains.blocks`, move kinds 1
+and 2). Every real move is then one relaxed move, so the relaxed distance is a lower bound.
+
+The database is built by the library's frontier breadth-first search, backwards from *every*
+relaxed goal position at once (the daughter at its goal, everything else anywhere: all of them
+are enumerated as layer 0). Each relaxed position reached is mapped by g and the database keeps,
+per image, the depth at which it was first seen, which is the least distance of any relaxed
+position with that image (layers come in increasing depth):
+
+``f`` (full)   the relaxed position itself (daughter, empty cells, kept size-2 pieces);
+``l`` (line)   daughter and empty cells, plus how many kept 1x2 and 2x1 pieces start in each row;
+``c`` (cell)   the same counted per 2x2 block (from the top-left; on an odd side the last
+               column or row is cut into 2x1 or 1x2 blocks);
+``b`` (blank)  daughter and kept size-2 pieces, empty cells not recorded.
+
+Names follow the paper: the counts of 1x1, 1x2 and 2x1 pieces of the relaxed puzzle, then the
+map, e.g. ``16-10-0-l``. A database that keeps only some pieces of a shape (e.g. 3 of ten 1x2
+pieces) cannot know which ones at search time, so the heuristic takes the least value over
+every choice of them (:func:`puzzlelib.domains.blocks._pdb_value`).
+
+Databases are cached on disk like the sliding-tile ones (``puzzlelib.pdb.cache_dir()``, a
+``blocks`` subfolder): written atomically, checked against a SHA-256 on load, rebuilt when
+corrupt.
+"""
+
+import hashlib
+import time
+import warnings
+
+import numpy as np
+from numba import njit
+
+from .domains.blocks import (
+    B_TL,
+    EMPTY,
+    ONE,
+    H_L,
+    SHAPES,
+    V_T,
+    BlockPuzzle,
+    FNS,
+    write_image,
+)
+from .errors import PuzzleError
+from .pdb import cache_dir, read_file, write_atomic
+from .search.frontier import frontier_bfs
+from .search.statetable import find_hashed, grow_rows, hash_state, insert_hashed, new_table
+
+MAPS = {"f": 0, "b": 1, "l": 2, "c": 2}
+MAP_NAMES = {"f": "full", "l": "line", "c": "cell", "b": "blank"}
+FORMAT = "puzzlelib-block-pdb-1"
+FREE = 255
+
+
+def parse_name(name, counts):
+    """``(ones, keep_h, keep_v, map)`` from a name such as ``16-10-0-l``, checked against the
+    board's piece counts (``counts``: shape -> number of pieces)."""
+    parts = str(name).strip().split("-")
+    if len(parts) != 4 or not all(t.isdigit() for t in parts[:3]) or parts[3] not in MAPS:
+        raise PuzzleError(
+            f"PDB name {name!r} is not ONES-H-V-MAP (for example 16-10-0-l): three counts (1x1, "
+            "1x2 and 2x1 pieces of the relaxed puzzle) and a map f, l, c or b"
+        )
+    ones, kh, kv = (int(t) for t in parts[:3])
+    n1, n12, n21 = counts["1x1"], counts["1x2"], counts["2x1"]
+    if kh > n12 or kv > n21:
+        raise PuzzleError(
+            f"PDB {name} keeps {kh} 1x2 and {kv} 2x1 pieces whole, but the board has {n12} and {n21}"
+        )
+    expect = n1 + 2 * (n12 - kh) + 2 * (n21 - kv)
+    if ones != expect:
+        raise PuzzleError(
+            f"PDB {name}: keeping {kh} 1x2 and {kv} 2x1 pieces whole leaves {expect} 1x1 pieces "
+            f"on this board, not {ones} (the name would be {expect}-{kh}-{kv}-{parts[3]})"
+        )
+    return ones, kh, kv, parts[3]
+
+
+def n_regions(rows, cols):
+    """Regions an image can count pieces in (the larger of the line and the cell maps)."""
+    return max(rows, ((rows + 1) // 2) * ((cols + 1) // 2))
+
+
+def image_len(rows, cols):
+    return 1 + rows * cols + 2 * n_regions(rows, cols)
+
+
+def region_table(rows, cols, g):
+    """``region_of[cell]`` for map ``g``: its row (line), its 2x2 block (cell), else 0."""
+    out = np.zeros(rows * cols, dtype=np.int64)
+    for x in range(rows * cols):
+        r, c = divmod(x, cols)
+        if g == "l":
+            out[x] = r
+        elif g == "c":
+            out[x] = (r // 2) * ((cols + 1) // 2) + c // 2
+    return out
+
+
+@njit(cache=True)
+def _fits_shape(cells, x, s, rows, cols):
+    n = rows * cols
+    c = x % cols
+    if s <= 1:
+        return True
+    if s == 2:
+        return c + 1 < cols and cells[x + 1] == FREE
+    if s == 3:
+        return x + cols < n and cells[x + cols] == FREE
+    return (c + 1 < cols and x + cols + 1 < n and cells[x + 1] == FREE
+            and cells[x + cols] == FREE and cells[x + cols + 1] == FREE)
+
+
+@njit(cache=True)
+def _put(cells, x, s, cols, undo):
+    if s == 0:
+        cells[x] = FREE if undo else EMPTY
+    elif s == 1:
+        cells[x] = FREE if undo else ONE
+    elif s == 2:
+        cells[x] = FREE if undo else H_L
+        cells[x + 1] = FREE if undo else H_L + 1
+    elif s == 3:
+        cells[x] = FREE if undo else V_T
+        cells[x + cols] = FREE if undo else V_T + 1
+    else:
+        cells[x] = FREE if undo else B_TL
+        cells[x + 1] = FREE if undo else B_TL + 1
+        cells[x + cols] = FREE if undo else B_TL + 2
+        cells[x + cols + 1] = FREE if undo else B_TL + 3
+
+
+@njit(cache=True)
+def _next_free(cells, x):
+    while x < cells.shape[0] and cells[x] != FREE:
+        x += 1
+    return x
+
+
+@njit(cache=True)
+def arrangements(base, rows, cols, left):
+    """Every way to fill the ``FREE`` cells of ``base`` with ``left[s]`` pieces of each kind
+    ``s`` (0 empty, 1 a 1x1, 2 a 1x2, 3 a 2x1, 4 a 2x2), as kernel states (cells + a zero
+    heuristic byte). A depth-first search over the first free cell in reading order."""
+    n = rows * cols
+    cells = base.copy()
+    left = left.copy()
+    out = np.zeros((1024, n + 1), dtype=np.uint8)
+    n_out = 0
+    xs = np.empty(n + 1, dtype=np.int64)
+    ch = np.empty(n + 1, dtype=np.int64)
+    k = 0
+    xs[0] = _next_free(cells, 0)
+    ch[0] = -1
+    while k >= 0:
+        x = xs[k]
+        if x == n:
+            if n_out == out.shape[0]:
+                out = grow_rows(out, 2 * n_out)
+            for i in range(n):
+                out[n_out, i] = cells[i]
+            out[n_out, n] = 0
+            n_out += 1
+            k -= 1
+            continue
+        if ch[k] >= 0:
+            _put(cells, x, ch[k], cols, True)
+            left[ch[k]] += 1
+        s = ch[k] + 1
+        while s < 5 and not (left[s] > 0 and _fits_shape(cells, x, s, rows, cols)):
+            s += 1
+        if s == 5:
+            ch[k] = -1
+            k -= 1
+            continue
+        _put(cells, x, s, cols, False)
+        left[s] -= 1
+        ch[k] = s
+        k += 1
+        xs[k] = _next_free(cells, x)
+        ch[k] = -1
+    return out[:n_out].copy()
+
+
+@njit(cache=True)
+def _record_images(states, depth, i, mode, region_of, n, img_len, slots, pool, n_img, values):
+    """Insert the image of every state of one layer not seen yet, with value ``depth``."""
+    img = np.zeros(img_len, dtype=np.uint8)
+    for k in range(states.shape[0]):
+        for x in range(img_len):
+            img[x] = 0
+        write_image(states[k], i, mode, region_of, n, img, 0)
+        h = hash_state(img)
+        if find_hashed(slots, pool, img, h) < 0:
+            if n_img == values.shape[0]:
+                values = grow_rows(values, 2 * n_img)
+            slots, pool = insert_hashed(slots, pool, n_img, img, h)
+            values[n_img] = depth
+            n_img += 1
+    return slots, pool, n_img, values
+
+
+class BlockPDB:
+    """A block-puzzle pattern database: ``images`` (rows of bytes) with their ``values``."""
+
+    def __init__(self, name, rows, cols, metric, goal, keep_h, keep_v, pool, values, states,
+                 build_seconds, source):
+        self.name = name
+        self.rows, self.cols, self.metric, self.goal = rows, cols, metric, tuple(goal)
+        self.keep_h, self.keep_v = keep_h, keep_v
+        self.map = name.split("-")[-1]
+        self.pool = pool
+        self.values = values
+        self.states = states  # relaxed positions reached by the backward search
+        self.build_seconds = build_seconds
+        self.source = source
+
+    @property
+    def patterns(self):
+        return int(self.values.shape[0])
+
+    @property
+    def max_value(self):
+        return int(self.values.max()) if self.patterns else 0
+
+    def histogram(self):
+        return np.bincount(self.values, minlength=self.max_value + 1)
+
+    def __repr__(self):
+        return (f"BlockPDB({self.name}, {self.rows}x{self.cols}, {self.metric}, goal={self.goal}, "
+                f"patterns={self.patterns:,}, max={self.max_value})")
+
+
+def relaxed_pieces(pieces, keep_h, keep_v):
+    """The relaxed puzzle's pieces: the first ``keep_h`` 1x2 and ``keep_v`` 2x1 pieces kept
+    (which ones does not matter for the database: it is built from every goal position)."""
+    out = []
+    kh = kv = 0
+    for shape, r, c in pieces:
+        if shape == "1x2":
+            if kh < keep_h:
+                out.append((shape, r, c))
+                kh += 1
+            else:
+                out += [("1x1", r, c), ("1x1", r, c + 1)]
+        elif shape == "2x1":
+            if kv < keep_v:
+                out.append((shape, r, c))
+                kv += 1
+            else:
+                out += [("1x1", r, c), ("1x1", r + 1, c)]
+        else:
+            out.append((shape, r, c))
+    return out
+
+
+def _key(puz, name):
+    comp = "-".join(f"{puz.counts[s]}" for s in SHAPES)
+    return (f"blocks_{puz.rows}x{puz.cols}_{comp}_e{puz.n_empty}_{puz.metric}"
+            f"_g{puz.goal[0]}-{puz.goal[1]}_{name}.pdb")
+
+
+def build(puz, name, progress=None):
+    """Build PDB ``name`` for the board, metric and goal of ``puz`` (a :class:`BlockPuzzle`)."""
+    ones, kh, kv, g = parse_name(name, puz.counts)
+    if puz.goal is None:
+        raise PuzzleError("a pattern database needs a goal (the daughter's place)")
+    from .domains.blocks import pieces_of
+
+    pieces = relaxed_pieces(pieces_of(puz.start_cells, puz.cols), kh, kv)
+    relaxed = BlockPuzzle(pieces, metric=puz.metric, goal=puz.goal, rows=puz.rows, cols=puz.cols,
+                          relax=True)
+    rows, cols, n = puz.rows, puz.cols, puz.n_cells
+    base = np.full(n, FREE, dtype=np.uint8)
+    gr, gc = puz.goal
+    gx = gr * cols + gc
+    for x, code in ((gx, B_TL), (gx + 1, B_TL + 1), (gx + cols, B_TL + 2), (gx + cols + 1, B_TL + 3)):
+        base[x] = code
+    left = np.array([puz.n_empty, ones, kh, kv, puz.counts["2x2"] - 1], dtype=np.int64)
+    t0 = time.perf_counter()
+    goals = arrangements(base, rows, cols, left)
+    L = image_len(rows, cols)
+    region_of = region_table(rows, cols, g)
+    slots, pool = new_table(L, 1024)
+    values = np.zeros(1024, dtype=np.uint8)
+    box = {"slots": slots, "pool": pool, "n": 0, "values": values}
+    mode = MAPS[g]
+
+    def on_layer(depth, states):
+        if depth > 254:
+            raise PuzzleError(f"PDB {name}: relaxed distances exceed 254, more than a byte holds")
+        box["slots"], box["pool"], box["n"], box["values"] = _record_images(
+            states, depth, 0, mode, region_of, n, L, box["slots"], box["pool"], box["n"],
+            box["values"])
+
+    res = frontier_bfs(FNS, relaxed.params, goals, progress=progress, on_layer=on_layer)
+    seconds = time.perf_counter() - t0
+    k = box["n"]
+    return BlockPDB(name, rows, cols, puz.metric, puz.goal, kh, kv, box["pool"][:k].copy(),
+                    box["values"][:k].copy(), res.total, seconds, "built")
+
+
+def _save(path, db):
+    data = np.ascontiguousarray(db.pool).tobytes() + db.values.tobytes()
+    header = {"format": FORMAT, "name": db.name, "rows": db.rows, "cols": db.cols,
+              "metric": db.metric, "goal": list(db.goal), "keep": [db.keep_h, db.keep_v],
+              "patterns": db.patterns, "image_len": int(db.pool.shape[1]), "states": db.states,
+              "build_seconds": db.build_seconds, "sha256": hashlib.sha256(data).hexdigest()}
+    write_atomic(path, header, data)
+
+
+def _load(path, puz, name):
+    got = read_file(path, "block PDB")
+    if got is None:
+        return None
+    header, data = got
+    L = image_len(puz.rows, puz.cols)
+    k = header.get("patterns", -1)
+    ok = (header.get("format") == FORMAT and header.get("name") == name
+          and header.get("image_len") == L and len(data) == k * (L + 1)
+          and header.get("sha256") == hashlib.sha256(data).hexdigest())
+    if not ok:
+        warnings.warn(f"block PDB {path} failed its checksum or header check; rebuilding it")
+        return None
+    pool = np.frombuffer(data[: k * L], dtype=np.uint8).reshape(k, L).copy()
+    values = np.frombuffer(data[k * L:], dtype=np.uint8).copy()
+    kh, kv = header["keep"]
+    return BlockPDB(name, puz.rows, puz.cols, puz.metric, puz.goal, kh, kv, pool, values,
+                    header["states"], header["build_seconds"], "cache")
+
+
+_MEMORY = {}
+
+
+def block_pdb(puz, name, progress=None, cache=True):
+    """PDB ``name`` for ``puz``'s board, metric and goal: from memory, the disk cache, or built
+    (then cached unless ``cache`` is false)."""
+    parse_name(name, puz.counts)
+    if puz.goal is None:
+        raise PuzzleError("a pattern database needs a goal (the daughter's place)")
+    key = _key(puz, name)
+    if key in _MEMORY:
+        return _MEMORY[key]
+    path = cache_dir() / "blocks" / key
+    db = _load(path, puz, name) if cache else None
+    if db is None:
+        db = build(puz, name, progress=progress)
+        if cache:
+            _save(path, db)
+    _MEMORY[key] = db
+    return db
+
+
+@njit(cache=True)
+def _join(pools, values, offsets, L):
+    total = offsets[-1]
+    slots, pool = new_table(L, max(16, total))
+    vals = np.empty(max(1, total), dtype=np.uint8)
+    img = np.empty(L, dtype=np.uint8)
+    n = 0
+    for i in range(offsets.shape[0] - 1):
+        for k in range(offsets[i], offsets[i + 1]):
+            for x in range(L):
+                img[x] = pools[k, x]
+            img[0] = i
+            slots, pool = insert_hashed(slots, pool, n, img, hash_state(img))
+            vals[n] = values[k]
+            n += 1
+    return slots, pool, vals
+
+
+def heuristic_fields(dbs, rows, cols):
+    """The ``params`` fields (see :class:`~puzzlelib.domains.blocks.BlockParams`) of the
+    heuristic max over ``dbs``: one hash table whose images start with the database's index."""
+    L = image_len(rows, cols)
+    offsets = np.cumsum([0] + [db.patterns for db in dbs]).astype(np.int64)
+    pools = np.concatenate([db.pool for db in dbs]) if dbs else np.zeros((0, L), np.uint8)
+    values = np.concatenate([db.values for db in dbs]) if dbs else np.zeros(0, np.uint8)
+    slots, pool, vals = _join(pools, values, offsets, L)
+    info = np.array([[db.keep_h, db.keep_v, MAPS[db.map]] for db in dbs], dtype=np.int64)
+    regions = np.stack([region_table(rows, cols, db.map) for db in dbs])
+    return (len(dbs), L, info.reshape(-1, 3), regions, slots, pool, vals)

@@ -1,0 +1,769 @@
+"""Hakoiri-musume type sliding-block puzzles (source document 004).
+
+A board of up to 8 rows x 9 columns holds pieces of four shapes, 1x1, 1x2 (horizontal), 2x1
+(vertical) and 2x2 (the "daughter"), and at least one empty cell. Pieces of one shape are
+indistinguishable. The goal is the daughter (a 2x2 piece) with its top-left cell at a given
+place; everything else may be anywhere, so there are many goal positions.
+
+Text format: one line per row, each piece drawn with its own letter (any character but ``.``),
+``.`` for an empty cell; spaces are ignored::
+
+    ABBC
+    ABBC
+    DEEF
+    DGHF
+    I..J
+
+Three move metrics:
+
+``unit``
+    one piece moves one cell;
+``straight``
+    one piece slides any distance in one direction (document 004's relaxation rule implies
+    this one: two halves that slide "the same distance in the same direction" are one move);
+``path``
+    one piece moves along any sequence of unit steps (the usual count for the classic puzzle).
+
+Kernel encoding (``uint8`` state, ``rows * cols + 1`` bytes): one code per cell, saying which
+part of which shape covers it (:data:`EMPTY`, :data:`ONE`, the two halves of a 1x2 or 2x1, the
+four quarters of a 2x2), then one byte holding the heuristic value of the position (0 without a
+pattern database). Because pieces of one shape carry no name, equal positions have equal bytes:
+the encoding is canonical, and a hash set of whole states needs no perfect hash.
+
+Moves: ``m = (kind * n_cells + cell) * n_actions + action``. ``cell`` is the top-left cell of
+the piece that moves. ``kind`` 0 moves a piece; kinds 1 and 2 exist only in *relaxed* puzzles
+(pattern databases): two adjacent 1x1 pieces, side by side (1) or one above the other (2),
+moving together like the size-2 piece they were split from, which counts as one move.
+``action`` is a direction and distance (unit: 4 directions; straight: 4 directions x distances
+1..``reach``) or, for the path metric, a displacement ``(dr, dc)`` with ``|dr|, |dc| <= reach``.
+``reach`` is the number of empty cells (capped by the board): a piece can only enter a new row or
+column through a cell that was empty, so it never gets further than that in one move.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from numba import njit
+
+from ..domain import ILLEGAL, DomainFns, domain_fn
+
+from ..errors import PuzzleError
+from ..search.statetable import find, new_table
+
+EMPTY, ONE, H_L, H_R, V_T, V_B, B_TL, B_TR, B_BL, B_BR = range(10)
+#: Shape name -> (height, width) and the code of its top-left cell.
+SHAPES = {"1x1": (1, 1), "1x2": (1, 2), "2x1": (2, 1), "2x2": (2, 2)}
+ANCHOR = {(1, 1): ONE, (1, 2): H_L, (2, 1): V_T, (2, 2): B_TL}
+SHAPE_OF_ANCHOR = {v: k for k, v in ANCHOR.items()}
+METRICS = ("unit", "straight", "path")
+UNIT, STRAIGHT, PATH = 0, 1, 2
+MAX_ROWS, MAX_COLS = 8, 9
+#: Directions: up, down, left, right (so ``d ^ 1`` is the opposite one).
+DR = (-1, 1, 0, 0)
+DC = (0, 0, -1, 1)
+#: Columns of the move table ``params.mv``.
+MV_KIND, MV_CELL, MV_ROW, MV_COL, MV_DR, MV_DC, MV_INV = range(7)
+#: Columns of ``params.pdb_info`` (one row per pattern database).
+PI_KEEP_H, PI_KEEP_V, PI_MODE = range(3)
+
+BlockParams = namedtuple(
+    "BlockParams",
+    [
+        "state_len",  # n_cells + 1
+        "n_moves",
+        "bound_step",  # 1
+        "rows",
+        "cols",
+        "n_cells",
+        "metric",  # UNIT, STRAIGHT or PATH
+        "n_kinds",  # 1, or 3 in a relaxed puzzle (pair moves)
+        "n_actions",
+        "reach",  # the farthest a piece can get in one move
+        "goal",  # the goal cell of the daughter's top-left corner, or -1 (no goal)
+        "mv",  # mv[m] = kind, cell, row, col, dr, dc, inverse move
+        "probe",  # probe[m, shape]: a cell that must be empty for move m of that shape, or -1
+        # pattern-database heuristic (n_pdbs = 0: none); see puzzlelib.blockpdb
+        "n_pdbs",
+        "image_len",  # bytes of an image row (1 + n_cells + 2 * regions)
+        "pdb_info",  # pdb_info[i] = 1x2 pieces kept whole, 2x1 pieces kept whole, map mode
+        "region_of",  # region_of[i, cell] for the line and cell maps
+        "pdb_slots",
+        "pdb_pool",
+        "pdb_values",
+        "scratch",  # int64 scratch: piece cells (2 n), subsets (2 n), flood queue
+        "scratch8",  # uint8 scratch: relaxed cells (n), image, flood marks
+    ],
+)
+# Kernel helpers take the few arrays and numbers they need, not ``params``: a call passing a
+# namedtuple of many arrays copies all of it (measured 2026-11-22: 570 ns a move with params
+# passed down three levels, against tens of ns without).
+
+
+@domain_fn
+def _fits(state, r, c, h, w, r0, c0, rows, cols):
+    """Can a h x w piece standing at (r0, c0) be at (r, c)? Each cell must be empty or its own."""
+    if r < 0 or c < 0 or r + h > rows or c + w > cols:
+        return False
+    for i in range(r, r + h):
+        for j in range(c, c + w):
+            if state[i * cols + j] != EMPTY:
+                if not (r0 <= i < r0 + h and c0 <= j < c0 + w):
+                    return False
+    return True
+
+
+@domain_fn
+def _path_exists(state, r0, c0, h, w, dr, dc, rows, cols, reach, seen, queue, off8, off):
+    """Path metric: can the piece get from (r0, c0) to (r0 + dr, c0 + dc) by unit steps?
+    A breadth-first search over its places within ``reach``, in scratch arrays."""
+    if not _fits(state, r0 + dr, c0 + dc, h, w, r0, c0, rows, cols):
+        return False
+    e = reach
+    side = 2 * e + 1
+    for t in range(side * side):
+        seen[off8 + t] = 0
+    seen[off8 + e * side + e] = 1
+    queue[off] = e * side + e
+    head, tail = 0, 1
+    target = (e + dr) * side + (e + dc)
+    while head < tail:
+        q = queue[off + head]
+        head += 1
+        qr = q // side
+        qc = q - qr * side
+        for d in range(4):
+            nr = qr + (1 if d == 1 else (-1 if d == 0 else 0))
+            nc = qc + (1 if d == 3 else (-1 if d == 2 else 0))
+            if nr < 0 or nc < 0 or nr >= side or nc >= side:
+                continue
+            t = nr * side + nc
+            if seen[off8 + t]:
+                continue
+            if _fits(state, r0 + nr - e, c0 + nc - e, h, w, r0, c0, rows, cols):
+                if t == target:
+                    return True
+                seen[off8 + t] = 1
+                queue[off + tail] = t
+                tail += 1
+    return False
+
+
+@domain_fn
+def _swept_empty(state, r, c, h, w, dr, dc, cols):
+    """Straight slide: is every cell swept on the way (outside the piece) empty?"""
+    r1 = r + dr
+    c1 = c + dc
+    for i in range(min(r, r1), max(r, r1) + h):
+        for j in range(min(c, c1), max(c, c1) + w):
+            if state[i * cols + j] != EMPTY and not (r <= i < r + h and c <= j < c + w):
+                return False
+    return True
+
+
+@domain_fn
+def _move(state, r, c, h, w, dr, dc, pair, cols):
+    for i in range(r, r + h):
+        for j in range(c, c + w):
+            state[i * cols + j] = EMPTY
+    r1 = r + dr
+    c1 = c + dc
+    if pair or (h == 1 and w == 1):
+        for i in range(r1, r1 + h):
+            for j in range(c1, c1 + w):
+                state[i * cols + j] = ONE
+    elif h == 1:
+        state[r1 * cols + c1] = H_L
+        state[r1 * cols + c1 + 1] = H_R
+    elif w == 1:
+        state[r1 * cols + c1] = V_T
+        state[(r1 + 1) * cols + c1] = V_B
+    else:
+        state[r1 * cols + c1] = B_TL
+        state[r1 * cols + c1 + 1] = B_TR
+        state[(r1 + 1) * cols + c1] = B_BL
+        state[(r1 + 1) * cols + c1 + 1] = B_BR
+
+
+@domain_fn
+def _step(state, m, p):
+    # Small, so that LLVM inlines it into the search kernels: the quick tests that reject most
+    # move numbers (is there a piece of the right kind here; is the cell it would enter first
+    # on the board and empty), then the rest in _apply.
+    kind = p.mv[m, MV_KIND]
+    cell = p.mv[m, MV_CELL]
+    code = state[cell]
+    if kind == 0:
+        if code != ONE and code != H_L and code != V_T and code != B_TL:
+            return ILLEGAL
+        shape = np.int64(code) >> 1  # 1x1, 1x2, 2x1, 2x2 -> 0, 1, 2, 3
+    elif code != ONE:
+        return ILLEGAL
+    else:
+        shape = kind  # a pair of 1x1 pieces moves like a 1x2 (kind 1) or a 2x1 (kind 2)
+    probe = p.probe[m, shape]
+    if probe < 0 or state[probe] != EMPTY:
+        return ILLEGAL
+    return _finish(state, m, kind, cell, code, p)
+
+
+@njit(cache=True)
+def _finish(state, m, kind, cell, code, p):
+    if not _apply(state, kind, cell, code, p.mv[m, MV_ROW], p.mv[m, MV_COL], p.mv[m, MV_DR],
+                  p.mv[m, MV_DC], p.rows, p.cols, p.metric, p.reach, p.scratch8, p.scratch,
+                  p.n_cells + p.image_len, 4 * p.n_cells):
+        return ILLEGAL
+    if p.n_pdbs == 0:
+        return 0
+    old = np.int64(state[p.n_cells])
+    new = _pdb_heuristic(state, p)
+    state[p.n_cells] = new
+    return new - old
+
+
+@domain_fn
+def _apply(state, kind, cell, code, r, c, dr, dc, rows, cols, metric, reach, scratch8, scratch,
+           off8, off):
+    """Make the move if it is legal; return whether it was."""
+    if kind == 0:
+        h = 2 if code >= V_T else 1
+        w = 2 if (code == H_L or code == B_TL) else 1
+    elif kind == 1:  # two 1x1 pieces side by side, moving together
+        if c + 1 >= cols or state[cell + 1] != ONE:
+            return False
+        h, w = 1, 2
+    else:  # two 1x1 pieces one above the other
+        if r + 1 >= rows or state[cell + cols] != ONE:
+            return False
+        h, w = 2, 1
+    r1 = r + dr
+    c1 = c + dc
+    if r1 < 0 or c1 < 0 or r1 + h > rows or c1 + w > cols:
+        return False
+    if metric == PATH:
+        if not _path_exists(state, r, c, h, w, dr, dc, rows, cols, reach, scratch8, scratch,
+                            off8, off):
+            return False
+    else:
+        # quick test: the first cell entered must be empty (rejects most moves)
+        if dr > 0:
+            first = (r + h) * cols + c
+        elif dr < 0:
+            first = (r - 1) * cols + c
+        elif dc > 0:
+            first = r * cols + c + w
+        else:
+            first = r * cols + c - 1
+        if state[first] != EMPTY:
+            return False
+        if (dr > 1 or dr < -1 or dc > 1 or dc < -1 or h > 1 and dr == 0 or w > 1 and dc == 0) \
+                and not _swept_empty(state, r, c, h, w, dr, dc, cols):
+            return False
+    _move(state, r, c, h, w, dr, dc, kind != 0, cols)
+    return True
+
+
+@domain_fn
+def _inverse(m, p):
+    return p.mv[m, MV_INV]
+
+
+@domain_fn
+def _is_goal(state, p):
+    return p.goal >= 0 and state[p.goal] == B_TL
+
+
+@domain_fn
+def _heuristic(state, p):
+    if p.n_pdbs == 0:
+        return 0
+    return np.int64(state[p.n_cells])
+
+
+@domain_fn
+def _no_rank(state, p):
+    raise ValueError("block puzzles have no rank function: search them with whole states")
+
+
+@domain_fn
+def _no_unrank(r, p, state):
+    raise ValueError("block puzzles have no rank function: search them with whole states")
+
+
+@domain_fn
+def _no_rank_after(state, m, r, p):
+    raise ValueError("block puzzles have no rank function: search them with whole states")
+
+
+# ---------------------------------------------------------------------------------------------
+# Pattern-database heuristic: relax (split pieces), map by g, look the image up.
+# ---------------------------------------------------------------------------------------------
+
+
+@domain_fn
+def write_image(relaxed, i, mode, region_of, n, out, off):
+    """The image under PDB ``i``'s map g of a relaxed position (``n`` cell codes), written to
+    ``out[off:off + image_len]``: the PDB's number, the cells as the map keeps them, then the
+    counts of kept 1x2 and 2x1 pieces per region (line and cell maps).
+
+    ``mode``: 0 full (every cell), 1 blank (empties not recorded), 2 line or cell (size-2
+    pieces only as counts per region of ``region_of``)."""
+    out[off] = i
+    for x in range(n):
+        v = relaxed[x]
+        if mode == 1 and v == EMPTY:
+            v = ONE
+        elif mode == 2 and v != EMPTY and v < B_TL:
+            v = ONE
+        out[off + 1 + x] = v
+    if mode == 2:
+        for x in range(n):
+            v = relaxed[x]
+            if v == H_L:
+                out[off + 1 + n + 2 * region_of[x]] += 1
+            elif v == V_T:
+                out[off + 2 + n + 2 * region_of[x]] += 1
+
+
+@domain_fn
+def _first_subset(idx, off, k):
+    for t in range(k):
+        idx[off + t] = t
+
+
+@domain_fn
+def _next_subset(idx, off, k, n):
+    """Advance ``idx[off:off+k]`` (a sorted k-subset of 0..n-1) to the next one; False after
+    the last."""
+    i = k - 1
+    while i >= 0 and idx[off + i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[off + i] += 1
+    for j in range(i + 1, k):
+        idx[off + j] = idx[off + j - 1] + 1
+    return True
+
+
+@njit(cache=True)
+def _pdb_value(state, i, p, nh, nv):
+    """PDB ``i``'s value of ``state``: relax it (split the 1x2 and 2x1 pieces the PDB does not
+    keep) and look up its image. A PDB that keeps only some pieces of a shape cannot know which
+    ones, so it takes the least value over every choice of the kept ones (still a lower bound:
+    any solution moves some choice of them). ``scratch[:nh]`` and ``scratch[n:n+nv]`` hold the
+    top-left cells of the 1x2 and 2x1 pieces."""
+    n = p.n_cells
+    kh = min(p.pdb_info[i, PI_KEEP_H], nh)
+    kv = min(p.pdb_info[i, PI_KEEP_V], nv)
+    mode = p.pdb_info[i, PI_MODE]
+    idx = p.scratch  # [2n, 3n): the kept 1x2 pieces; [3n, 4n): the kept 2x1 pieces
+    buf = p.scratch8  # [0, n): relaxed cells; [n, n + image_len): the image
+    img_len = p.image_len
+    best = 255
+    _first_subset(idx, 2 * n, kh)
+    while True:
+        _first_subset(idx, 3 * n, kv)
+        while True:
+            for x in range(n):
+                v = state[x]
+                buf[x] = ONE if (H_L <= v <= V_B) else v
+            for t in range(kh):
+                x = idx[idx[2 * n + t]]
+                buf[x] = H_L
+                buf[x + 1] = H_R
+            for t in range(kv):
+                x = idx[n + idx[3 * n + t]]
+                buf[x] = V_T
+                buf[x + p.cols] = V_B
+            for x in range(img_len):
+                buf[n + x] = 0
+            write_image(buf, i, mode, p.region_of[i], n, buf, n)
+            j = find(p.pdb_slots, p.pdb_pool, buf[n: n + img_len])
+            val = 255 if j < 0 else np.int64(p.pdb_values[j])  # 255: no goal even relaxed
+            if val < best:
+                best = val
+            if not _next_subset(idx, 3 * n, kv, nv):
+                break
+        if not _next_subset(idx, 2 * n, kh, nh):
+            break
+    return best
+
+
+@njit(cache=True)
+def _pdb_heuristic(state, p):
+    """The largest value over the PDBs (each a lower bound, so their maximum is one).
+
+    Works in scratch arrays held by ``params`` (no allocation per call), so one ``params`` must
+    not be used by two threads at once; the API runs block-puzzle searches on one thread."""
+    n = p.n_cells
+    nh = 0
+    nv = 0
+    for x in range(n):
+        if state[x] == H_L:
+            p.scratch[nh] = x
+            nh += 1
+        elif state[x] == V_T:
+            p.scratch[n + nv] = x
+            nv += 1
+    best = 0
+    for i in range(p.n_pdbs):
+        val = _pdb_value(state, i, p, nh, nv)
+        if val > best:
+            best = val
+    return best
+
+
+@njit(cache=True)
+def set_heuristic(state, p):
+    """Store the heuristic value of a freshly built state in its last byte."""
+    state[p.n_cells] = _pdb_heuristic(state, p) if p.n_pdbs > 0 else 0
+
+
+FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _no_rank, _no_unrank, _no_rank_after)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python side: parsing, validation, the puzzle object
+# ---------------------------------------------------------------------------------------------
+
+
+def _read_lines(text):
+    if not isinstance(text, str):
+        text = "\n".join("".join(row) for row in text)
+    lines = [ln.replace(" ", "").replace("\t", "") for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    if not lines:
+        raise PuzzleError("the board is empty: expected one line per row, '.' for empty cells")
+    return lines
+
+
+def parse_board(text):
+    """Read a board drawn as text. Returns ``(rows, cols, pieces)`` with pieces a sorted list of
+    ``(shape, row, col)`` (top-left cell). Raises :class:`PuzzleError` naming the problem."""
+    lines = _read_lines(text)
+    rows, cols = len(lines), len(lines[0])
+    for i, ln in enumerate(lines):
+        if len(ln) != cols:
+            raise PuzzleError(f"row {i + 1} has {len(ln)} cells, row 1 has {cols}: rows must be equal")
+    _check_size(rows, cols)
+    cells = {}
+    for i, ln in enumerate(lines):
+        for j, ch in enumerate(ln):
+            if ch != ".":
+                cells.setdefault(ch, []).append((i, j))
+    pieces = []
+    for ch, where in cells.items():
+        r0 = min(r for r, _ in where)
+        r1 = max(r for r, _ in where)
+        c0 = min(c for _, c in where)
+        c1 = max(c for _, c in where)
+        h, w = r1 - r0 + 1, c1 - c0 + 1
+        if not _connected(where):
+            raise PuzzleError(
+                f"piece {ch!r} is disconnected (cells {_cells_text(where)}): draw each piece "
+                "with its own letter"
+            )
+        if len(where) != h * w or (h, w) not in ANCHOR:
+            raise PuzzleError(
+                f"piece {ch!r} (cells {_cells_text(where)}) is not one of the shapes "
+                "1x1, 1x2, 2x1, 2x2"
+            )
+        pieces.append((f"{h}x{w}", r0, c0))
+    if rows * cols - sum(SHAPES[s][0] * SHAPES[s][1] for s, _, _ in pieces) < 1:
+        raise PuzzleError("the board has no empty cell: nothing can move")
+    return rows, cols, sorted(pieces, key=lambda t: (t[1], t[2]))
+
+
+def _connected(where):
+    todo = [where[0]]
+    seen = {where[0]}
+    rest = set(where)
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nb in rest and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return len(seen) == len(where)
+
+
+def _cells_text(where):
+    return " ".join(f"({r},{c})" for r, c in sorted(where))
+
+
+def _check_size(rows, cols):
+    if not (1 <= rows <= MAX_ROWS and 1 <= cols <= MAX_COLS):
+        raise PuzzleError(
+            f"a {rows}x{cols} board (rows x columns) is too large: at most {MAX_ROWS} rows and "
+            f"{MAX_COLS} columns"
+        )
+
+
+def cells_from_pieces(rows, cols, pieces):
+    """Cell codes (``uint8``, row-major) of a list of ``(shape, row, col)`` pieces, checking that
+    every shape is known, every piece lies on the board and no two overlap."""
+    _check_size(rows, cols)
+    cells = np.zeros(rows * cols, dtype=np.uint8)
+    owner = {}
+    for k, (shape, r, c) in enumerate(pieces):
+        if shape not in SHAPES:
+            raise PuzzleError(f"unknown piece shape {shape!r}: the shapes are 1x1, 1x2, 2x1, 2x2")
+        h, w = SHAPES[shape]
+        if r < 0 or c < 0 or r + h > rows or c + w > cols:
+            raise PuzzleError(f"a {shape} piece at row {r}, column {c} does not fit on the "
+                              f"{rows}x{cols} board")
+        codes = _codes(h, w)
+        for i in range(h):
+            for j in range(w):
+                x = (r + i) * cols + (c + j)
+                if x in owner:
+                    o = pieces[owner[x]]
+                    raise PuzzleError(
+                        f"pieces overlap at row {r + i}, column {c + j}: a {o[0]} at "
+                        f"({o[1]},{o[2]}) and a {shape} at ({r},{c})"
+                    )
+                owner[x] = k
+                cells[x] = codes[i][j]
+    if len(owner) == rows * cols:
+        raise PuzzleError("the board has no empty cell: nothing can move")
+    return cells
+
+
+def _codes(h, w):
+    return {
+        (1, 1): [[ONE]],
+        (1, 2): [[H_L, H_R]],
+        (2, 1): [[V_T], [V_B]],
+        (2, 2): [[B_TL, B_TR], [B_BL, B_BR]],
+    }[(h, w)]
+
+
+def pieces_of(cells, cols):
+    """``(shape, row, col)`` of every piece of a cell-code array (top-left cells, row-major)."""
+    out = []
+    for x, v in enumerate(np.asarray(cells)[: len(cells)]):
+        v = int(v)
+        if v in SHAPE_OF_ANCHOR:
+            h, w = SHAPE_OF_ANCHOR[v]
+            out.append((f"{h}x{w}", x // cols, x % cols))
+    return out
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789#$%&*+=?@~"
+
+
+def render(cells, rows, cols):
+    """The board as text, one letter per piece in reading order (the daughter is always ``D``
+    when there is one 2x2 piece, so it stands out), ``.`` for empty cells."""
+    cells = np.asarray(cells)[: rows * cols]
+    grid = [["." for _ in range(cols)] for _ in range(rows)]
+    letters = iter(ch for ch in _LETTERS if ch != "D")
+    n_big = int(np.sum(cells == B_TL))
+    for shape, r, c in pieces_of(cells, cols):
+        h, w = SHAPES[shape]
+        ch = "D" if (shape == "2x2" and n_big == 1) else next(letters)
+        for i in range(h):
+            for j in range(w):
+                grid[r + i][c + j] = ch
+    return "\n".join("".join(row) for row in grid)
+
+
+def path_offsets(reach):
+    """Displacements of the path metric, listed so that ``offs[-1 - a] == -offs[a]``."""
+    return np.array(
+        [(dr, dc) for dr in range(-reach, reach + 1) for dc in range(-reach, reach + 1)
+         if (dr, dc) != (0, 0)],
+        dtype=np.int64,
+    ).reshape(-1, 2)
+
+
+def parse_goal(goal, rows, cols):
+    """``(row, col)`` of the daughter's goal (top-left cell) from a tuple or ``"R,C"``; the
+    default (None) is the bottom rows, centred, which needs an even width."""
+    if goal is None:
+        if cols % 2:
+            raise PuzzleError(
+                f"the board is {cols} columns wide (odd), so the daughter cannot be centred: "
+                "give the goal as ROW,COL"
+            )
+        return rows - 2, cols // 2 - 1
+    if isinstance(goal, str):
+        parts = goal.replace(" ", "").split(",")
+        if len(parts) != 2 or not all(t.lstrip("-").isdigit() for t in parts):
+            raise PuzzleError(f"goal {goal!r} is not ROW,COL (two integers counted from 0)")
+        goal = (int(parts[0]), int(parts[1]))
+    r, c = (int(v) for v in goal)
+    if not (0 <= r <= rows - 2 and 0 <= c <= cols - 2):
+        raise PuzzleError(
+            f"goal ({r},{c}) puts the 2x2 piece off the {rows}x{cols} board: its top-left cell "
+            f"must be in rows 0..{rows - 2}, columns 0..{cols - 2}"
+        )
+    return r, c
+
+
+class BlockPuzzle:
+    """A sliding-block board (its size and the pieces it holds) with a move metric and a goal.
+
+    ``start`` is the board as text (see the module's doc) or a list of ``(shape, row, col)``
+    pieces with ``rows`` and ``cols``. ``goal`` is the daughter's top-left cell (``(r, c)`` or
+    ``"r,c"``), None for the default, or ``False`` for no goal (counting positions only).
+    ``relax`` (used by pattern databases): let two adjacent 1x1 pieces move together as one.
+    """
+
+    name = "blocks"
+    fns = FNS
+
+    def __init__(self, start, metric="straight", goal=None, rows=None, cols=None, relax=False,
+                 pdb=None):
+        if isinstance(start, str) or (rows is None and not isinstance(start, np.ndarray)):
+            rows, cols, pieces = parse_board(start)
+        else:
+            pieces = list(start)
+        self.rows, self.cols = int(rows), int(cols)
+        self.n_cells = self.rows * self.cols
+        self.start_cells = cells_from_pieces(self.rows, self.cols, pieces)
+        if metric not in METRICS:
+            raise PuzzleError(f"unknown metric {metric!r}: choose unit, straight or path")
+        self.metric = metric
+        self.counts = {s: sum(1 for p in pieces if p[0] == s) for s in SHAPES}
+        self.n_empty = self.n_cells - sum(
+            SHAPES[s][0] * SHAPES[s][1] * k for s, k in self.counts.items())
+        if goal is False:
+            self.goal = None
+        else:
+            if self.counts["2x2"] == 0:
+                raise PuzzleError("the board has no 2x2 piece, so no goal can be set "
+                                  "(use goal=False to count positions only)")
+            self.goal = parse_goal(goal, self.rows, self.cols)
+        self.relax = bool(relax)
+        self.pdb = pdb
+        self.params = self._params()
+
+    def _params(self, pdb_fields=None):
+        m = {"unit": UNIT, "straight": STRAIGHT, "path": PATH}[self.metric]
+        reach = 1 if m == UNIT else max(1, min(self.n_empty, max(self.rows, self.cols) - 1))
+        n_kinds = 3 if self.relax else 1
+        mv, n_actions = move_table(self.rows, self.cols, m, reach, n_kinds)
+        probe = probe_table(mv, self.rows, self.cols, m)
+        goal = -1 if self.goal is None else self.goal[0] * self.cols + self.goal[1]
+        if pdb_fields is None:
+            pdb_fields = _no_pdb_fields(self.n_cells)
+        image_len = pdb_fields[1]
+        side = 2 * reach + 1
+        scratch = np.zeros(4 * self.n_cells + side * side, dtype=np.int64)
+        scratch8 = np.zeros(self.n_cells + image_len + side * side, dtype=np.uint8)
+        return BlockParams(
+            self.n_cells + 1, mv.shape[0], 1, self.rows, self.cols, self.n_cells, m, n_kinds,
+            n_actions, reach, goal, mv, probe, *pdb_fields, scratch, scratch8,
+        )
+
+    def with_heuristic(self, fields):
+        """A copy of ``params`` whose heuristic reads the given pattern-database fields."""
+        self.params = self._params(fields)
+        return self.params
+
+    @property
+    def size(self):
+        return f"{self.rows}x{self.cols}"
+
+    def encode(self, cells=None):
+        """Kernel state (cells plus the heuristic byte) of cell codes (default: the start)."""
+        s = np.zeros(self.n_cells + 1, dtype=np.uint8)
+        s[: self.n_cells] = self.start_cells if cells is None else np.asarray(cells)[: self.n_cells]
+        set_heuristic(s, self.params)
+        return s
+
+    def render(self, state=None):
+        return render(self.start_cells if state is None else state, self.rows, self.cols)
+
+    def describe_move(self, m):
+        """``((row, col), (row, col))``: the moving piece's top-left cell before and after."""
+        row = self.params.mv[m]
+        r, c = int(row[MV_ROW]), int(row[MV_COL])
+        return (r, c), (r + int(row[MV_DR]), c + int(row[MV_DC]))
+
+    def move_number(self, state, before, after):
+        """The move that takes the piece at ``before`` (its top-left cell) to ``after``, if it is
+        legal in ``state`` under this metric; raises :class:`PuzzleError` otherwise."""
+        (r, c), (r1, c1) = before, after
+        mv = self.params.mv
+        hits = np.nonzero((mv[:, MV_KIND] == 0) & (mv[:, MV_ROW] == r) & (mv[:, MV_COL] == c)
+                          & (mv[:, MV_DR] == r1 - r) & (mv[:, MV_DC] == c1 - c))[0]
+        for m in hits:
+            if _step(state.copy(), int(m), self.params) != ILLEGAL:
+                return int(m)
+        raise PuzzleError(f"no piece can move from {tuple(before)} to {tuple(after)} here under "
+                          f"the {self.metric} metric")
+
+    def replay(self, moves, state=None):
+        """Apply moves given as ``((r, c), (r1, c1))`` pairs; return every state on the way."""
+        s = (self.encode() if state is None else state).copy()
+        out = [s.copy()]
+        for before, after in moves:
+            m = self.move_number(s, tuple(before), tuple(after))
+            _step(s, m, self.params)
+            out.append(s.copy())
+        return out
+
+    def is_goal(self, state):
+        return bool(_is_goal(state, self.params))
+
+
+def move_table(rows, cols, metric, reach, n_kinds):
+    """The move table ``mv`` (one row per move number: kind, cell, row, col, dr, dc, inverse)
+    and the number of actions per (kind, cell). Actions are the four directions times the
+    distances 1..reach (unit and straight metrics) or the displacements of
+    :func:`path_offsets` (path metric)."""
+    if metric == PATH:
+        acts = [tuple(o) for o in path_offsets(reach)]
+    else:
+        acts = [(DR[d] * k, DC[d] * k) for d in range(4) for k in range(1, reach + 1)]
+    n = rows * cols
+    index = {}
+    rows_out = []
+    for kind in range(n_kinds):
+        for cell in range(n):
+            r, c = divmod(cell, cols)
+            for dr, dc in acts:
+                index[(kind, r, c, dr, dc)] = len(rows_out)
+                rows_out.append([kind, cell, r, c, dr, dc, -1])
+    for m, (kind, cell, r, c, dr, dc, _) in enumerate(rows_out):
+        # the inverse moves the piece back from where it went; a move whose target is off
+        # the board is never legal, so its (unused) inverse is itself
+        rows_out[m][MV_INV] = index.get((kind, r + dr, c + dc, -dr, -dc), m)
+    return np.array(rows_out, dtype=np.int64).reshape(-1, 7), len(acts)
+
+
+def probe_table(mv, rows, cols, metric):
+    """``probe[m, shape]``: for move ``m`` made by a piece of that shape (1x1, 1x2, 2x1, 2x2),
+    a cell that must be empty for it to be legal, or -1 when the piece would leave the board.
+    Straight and unit moves: the first cell the piece enters. Path moves: a cell of the target
+    place outside the piece's old place."""
+    probe = np.full((mv.shape[0], 4), -1, dtype=np.int64)
+    for m in range(mv.shape[0]):
+        r, c, dr, dc = (int(v) for v in mv[m, MV_ROW:MV_DC + 1])
+        for s, (h, w) in enumerate(((1, 1), (1, 2), (2, 1), (2, 2))):
+            r1, c1 = r + dr, c + dc
+            if r1 < 0 or c1 < 0 or r1 + h > rows or c1 + w > cols:
+                continue
+            if metric == PATH:
+                cells = [(i, j) for i in range(r1, r1 + h) for j in range(c1, c1 + w)
+                         if not (r <= i < r + h and c <= j < c + w)]
+                fr, fc = cells[0]
+            elif dr > 0:
+                fr, fc = r + h, c
+            elif dr < 0:
+                fr, fc = r - 1, c
+            elif dc > 0:
+                fr, fc = r, c + w
+            else:
+                fr, fc = r, c - 1
+            probe[m, s] = fr * cols + fc
+    return probe
+
+
+def _no_pdb_fields(n_cells):
+    slots, pool = new_table(1, 1)
+    return (0, 1, np.zeros((1, 3), dtype=np.int64), np.zeros((1, n_cells), dtype=np.int64),
+            slots, pool, np.zeros(1, dtype=np.uint8))

@@ -1,0 +1,347 @@
+"""Block puzzles (document 004): parsing, moves, frontier BFS, PDBs, A*, IDA*, CLI."""
+
+import json
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+from puzzlelib import blockpdb
+from puzzlelib.blocks import CLASSIC, block_layers, block_pdb, block_solve
+from puzzlelib.domain import ILLEGAL
+from puzzlelib.domains.blocks import FNS, BlockPuzzle, cells_from_pieces, parse_board
+from puzzlelib.errors import PuzzleError, SearchLimitError
+from puzzlelib.search.frontier import frontier_bfs
+
+from . import reference_blocks as ref
+
+SMALL = "AB.\nCDD\nCEF"  # 3x3, no daughter: layers only
+SMALL_GOAL = "DDa\nDDb\n.cc\nee."  # 4x3 with a daughter, goal (2, 0)
+METRICS = ("unit", "straight", "path")
+
+
+# ---- input checks ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, words", [
+    ("AB\nC", "row 2 has 1 cells"),
+    ("AAA\n..B", "not one of the shapes"),
+    ("AA.\nA..", "not one of the shapes"),
+    ("A.A\n...", "disconnected"),
+    ("AB\nCD", "no empty cell"),
+    ("\n\n", "empty"),
+    ("." * 10 + "\n" + "." * 10, "too large"),
+    ("\n".join(["A" + "." * 3] * 9), "too large"),
+])
+def test_bad_boards_are_named(text, words):
+    with pytest.raises(PuzzleError, match=words):
+        parse_board(text)
+
+
+def test_overlapping_and_unknown_pieces_are_named():
+    with pytest.raises(PuzzleError, match="overlap"):
+        cells_from_pieces(3, 3, [("2x2", 0, 0), ("1x1", 1, 1)])
+    with pytest.raises(PuzzleError, match="unknown piece shape"):
+        cells_from_pieces(3, 3, [("1x3", 0, 0)])
+    with pytest.raises(PuzzleError, match="does not fit"):
+        cells_from_pieces(3, 3, [("2x2", 2, 2)])
+
+
+def test_goal_checks():
+    with pytest.raises(PuzzleError, match="odd"):
+        BlockPuzzle("DD.\nDDa\n...")  # 3 wide: no centred default
+    with pytest.raises(PuzzleError, match="off the"):
+        BlockPuzzle(CLASSIC, goal="4,1")
+    with pytest.raises(PuzzleError, match="ROW,COL"):
+        BlockPuzzle(CLASSIC, goal="3;1")
+    with pytest.raises(PuzzleError, match="no 2x2 piece"):
+        BlockPuzzle(SMALL)
+    with pytest.raises(PuzzleError, match="unknown metric"):
+        BlockPuzzle(CLASSIC, metric="diagonal")
+    assert BlockPuzzle(CLASSIC).goal == (3, 1)  # bottom centre by default
+
+
+def test_bad_pdb_names():
+    puz = BlockPuzzle(CLASSIC)
+    with pytest.raises(PuzzleError, match="ONES-H-V-MAP"):
+        blockpdb.parse_name("14-0-0-x", puz.counts)
+    with pytest.raises(PuzzleError, match="would be 14-0-0-f"):
+        blockpdb.parse_name("13-0-0-f", puz.counts)
+    with pytest.raises(PuzzleError, match="keeps 2 1x2"):
+        blockpdb.parse_name("10-2-0-f", puz.counts)
+
+
+# ---- moves ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_every_move_is_undone_by_its_inverse(metric):
+    puz = BlockPuzzle(CLASSIC, metric=metric, goal=False)
+    res = frontier_bfs(FNS, puz.params, puz.encode(), max_depth=12)
+    states = res.last[:50]
+    p = puz.params
+    n_legal = 0
+    for s in states:
+        for m in range(p.n_moves):
+            t = s.copy()
+            if FNS.step(t, m, p) == ILLEGAL:
+                assert np.array_equal(t, s)  # an illegal move leaves the state alone
+                continue
+            n_legal += 1
+            assert FNS.step(t, FNS.inverse(m, p), p) != ILLEGAL
+            assert np.array_equal(t, s)
+    assert n_legal > 0
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_moves_match_the_plain_python_reference(metric):
+    rows, cols, start = ref.parse(CLASSIC)
+    expect = {frozenset(x) for x in ref.neighbours(start, rows, cols, metric)}
+    puz = BlockPuzzle(CLASSIC, metric=metric, goal=False)
+    s = puz.encode()
+    got = set()
+    for m in range(puz.params.n_moves):
+        t = s.copy()
+        if FNS.step(t, m, puz.params) != ILLEGAL:
+            got.add(ref.parse(puz.render(t))[2])
+    assert got == expect
+
+
+# ---- breadth-first search -------------------------------------------------------------------
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_classic_layers_match_reference(metric):
+    lay = block_layers(CLASSIC, metric=metric)
+    assert lay.counts == ref.layers(CLASSIC, metric)
+    assert lay.total == 25955  # the classic's positions, pieces of one shape alike
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_small_board_layers_match_reference(metric):
+    assert block_layers(SMALL, metric=metric).counts == ref.layers(SMALL, metric)
+
+
+@pytest.mark.parametrize("metric, length", [("unit", 116), ("straight", 90), ("path", 81)])
+def test_classic_optimal_lengths(metric, length):
+    sol = block_solve(CLASSIC, metric=metric, method="bfs")
+    assert sol.length == length == ref.goal_distance(CLASSIC, metric, (3, 1))
+    boards = sol.boards()  # the moves replay, legal under the metric, onto the goal
+    assert len(boards) == length + 1
+    assert boards[-1].splitlines()[3][1:3] == "DD"
+
+
+def test_python_driver_and_one_call_agree():
+    puz = BlockPuzzle(CLASSIC, metric="straight")
+    seen = []
+    a = frontier_bfs(FNS, puz.params, puz.encode(), stop_at_goal=True,
+                     progress=lambda d, n, t: seen.append(d))
+    b = frontier_bfs(FNS, puz.params, puz.encode(), stop_at_goal=True)
+    assert a.goal_depth == b.goal_depth == 90 and len(a.moves) == len(b.moves) == 90
+    assert list(a.counts) == list(b.counts) and seen == list(range(91))
+
+
+def test_bfs_state_limit_is_a_clear_error():
+    with pytest.raises(SearchLimitError, match="max_states"):
+        block_solve(CLASSIC, method="bfs", max_states=1000)
+
+
+# ---- pattern databases ----------------------------------------------------------------------
+
+def test_arrangements_count_every_goal_position():
+    # 2x2 fixed at (0, 0) of a 3x3 board; free cells 2, 5, 6, 7, 8 take one empty cell, one
+    # 2x1 and one 1x2: 2 empty + 2x1 on 5-8 + 1x2 on 6-7; 2x1 on 2-5 + 1x2 on 7-8 or on 6-7
+    base = np.full(9, blockpdb.FREE, dtype=np.uint8)
+    for x, code in ((0, 6), (1, 7), (3, 8), (4, 9)):
+        base[x] = code
+    got = blockpdb.arrangements(base, 3, 3, np.array([1, 0, 1, 1, 0], dtype=np.int64))
+    assert len(got) == 3
+    assert len({g.tobytes() for g in got}) == 3
+
+
+@pytest.mark.parametrize("board, goal, name, patterns", [
+    ("\n".join(["abDDcd", "efDDgh", "MMNNOO", "PPQQRR", "STTUUV", "SWWZkV", "i..ZXX"]), None,
+     "36-0-0-f", 21090),  # document 004: 30 * C(38, 2)
+    ("\n".join(["abDDcde", "fgDDhij", "HHklmQQ", "nopqrst", "uvRRTTw", "VxyzABW", "VCEFGIW",
+                "JK..LMN"]), "6,2", "50-0-0-f", 55692),  # 42 * C(52, 2)
+])
+def test_published_pattern_counts(board, goal, name, patterns):
+    db = block_pdb(board, name, goal=goal, cache=False)
+    assert db.patterns == patterns
+
+
+def _exact_goal_distances(puz):
+    """Distance to the goal of every position reachable from the start (backwards BFS inside
+    the space, from its goal positions)."""
+    every = []
+    frontier_bfs(FNS, puz.params, puz.encode(), on_layer=lambda d, s: every.append(s.copy()))
+    every = np.concatenate(every)
+    goals = every[[puz.is_goal(s) for s in every]]
+    dist = {}
+
+    def keep(d, states):
+        for s in states:
+            dist[s[:-1].tobytes()] = d
+
+    frontier_bfs(FNS, puz.params, goals, on_layer=keep)
+    return every, dist
+
+
+@pytest.mark.parametrize("metric", ["unit", "straight"])
+@pytest.mark.parametrize("name", ["14-0-0-f", "12-1-0-f", "8-1-2-l", "8-1-2-c", "4-1-4-b",
+                                  "10-1-1-f"])
+def test_pdb_is_admissible_on_every_classic_position(metric, name):
+    puz = BlockPuzzle(CLASSIC, metric=metric)
+    db = blockpdb.block_pdb(puz, name, cache=False)
+    every, dist = _exact_goal_distances(puz)
+    p = puz.with_heuristic(blockpdb.heuristic_fields([db], puz.rows, puz.cols))
+    from puzzlelib.domains.blocks import set_heuristic
+
+    worse = 0
+    for s in every:
+        t = s.copy()
+        set_heuristic(t, p)
+        d = dist[t[:-1].tobytes()]
+        assert t[-1] <= d
+        worse += t[-1] < d
+    assert worse > 0  # a relaxation: not exact everywhere
+
+
+def test_step_keeps_the_heuristic_byte_current():
+    puz = BlockPuzzle(CLASSIC, metric="straight")
+    dbs = [blockpdb.block_pdb(puz, nm, cache=False) for nm in ("12-1-0-f", "8-1-2-c")]
+    p = puz.with_heuristic(blockpdb.heuristic_fields(dbs, puz.rows, puz.cols))
+    from puzzlelib.domains.blocks import set_heuristic
+
+    sol = block_solve(CLASSIC, metric="straight", method="bfs")
+    s = puz.encode()
+    for before, after in sol.moves:
+        m = puz.move_number(s, tuple(before), tuple(after))
+        h = int(s[-1])
+        dh = FNS.step(s, m, p)
+        fresh = s.copy()
+        set_heuristic(fresh, p)
+        assert int(s[-1]) == int(fresh[-1]) == h + dh
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_astar_agrees_with_bfs(metric):
+    bfs = block_solve(CLASSIC, metric=metric, method="bfs").length
+    sol = block_solve(CLASSIC, metric=metric, method="astar", pdb="12-1-0-f", pdb_cache=False)
+    assert sol.length == bfs
+    assert len(sol.boards()) == bfs + 1
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_idastar_agrees_with_bfs_near_the_goal(metric):
+    # IDA* has no duplicate detection: on the whole classic (90 moves) its passes grow about
+    # sevenfold per bound, so it is checked on starts 10 moves from the goal
+    near = block_solve(CLASSIC, metric=metric, method="bfs").boards()[-11]
+    bfs = block_solve(near, goal="3,1", metric=metric, method="bfs")
+    ida = block_solve(near, goal="3,1", metric=metric, method="idastar", pdb="4-1-4-f,12-1-0-f",
+                      pdb_cache=False)
+    plain = block_solve(near, goal="3,1", metric=metric, method="idastar")  # h = 0
+    assert ida.length == bfs.length == plain.length <= 10
+    assert ida.nodes < plain.nodes
+
+
+def test_partial_keep_takes_the_least_over_choices():
+    # 8-1-2-f keeps 2 of the classic's four 2x1 pieces: the kernel's value must be the least
+    # over the 6 choices, each looked up by hand here
+    from itertools import combinations
+
+    from puzzlelib.domains.blocks import ONE, V_B, V_T, set_heuristic, write_image
+
+    puz = BlockPuzzle(CLASSIC, metric="straight")
+    db = blockpdb.block_pdb(puz, "8-1-2-f", cache=False)
+    table = {bytes(img): int(v) for img, v in zip(db.pool, db.values)}
+    p = puz.with_heuristic(blockpdb.heuristic_fields([db], puz.rows, puz.cols))
+    every, _ = _exact_goal_distances(puz)
+    n = puz.n_cells
+    for s in every[::97]:
+        verts = [x for x in range(n) if s[x] == V_T]
+        best = 255
+        for keep in combinations(verts, 2):
+            relaxed = np.array([ONE if v in (V_T, V_B) else v for v in s[:n]], dtype=np.uint8)
+            for x in keep:
+                relaxed[x], relaxed[x + puz.cols] = V_T, V_B
+            img = np.zeros(blockpdb.image_len(puz.rows, puz.cols), dtype=np.uint8)
+            write_image(relaxed, 0, 0, blockpdb.region_table(puz.rows, puz.cols, "f"), n, img, 0)
+            best = min(best, table.get(bytes(img), 255))
+        t = s.copy()
+        set_heuristic(t, p)
+        assert int(t[-1]) == best
+
+
+def test_pdb_cache_round_trip_and_corruption(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLELIB_CACHE", str(tmp_path))
+    blockpdb._MEMORY.clear()
+    puz = BlockPuzzle(CLASSIC, metric="straight")
+    built = blockpdb.block_pdb(puz, "12-1-0-f")
+    files = list((tmp_path / "pdb" / "blocks").glob("*.pdb"))
+    assert len(files) == 1 and built.source == "built"
+    blockpdb._MEMORY.clear()
+    loaded = blockpdb.block_pdb(puz, "12-1-0-f")
+    assert loaded.source == "cache"
+    assert np.array_equal(loaded.pool, built.pool) and np.array_equal(loaded.values, built.values)
+    data = bytearray(files[0].read_bytes())
+    data[-5] ^= 0xFF
+    files[0].write_bytes(bytes(data))
+    blockpdb._MEMORY.clear()
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        again = blockpdb.block_pdb(puz, "12-1-0-f")
+    assert again.source == "built" and any("checksum" in str(x.message) for x in w)
+    blockpdb._MEMORY.clear()
+
+
+def test_method_and_pdb_checks():
+    with pytest.raises(PuzzleError, match="unknown method"):
+        block_solve(CLASSIC, method="dfs")
+    with pytest.raises(PuzzleError, match="not breadth-first"):
+        block_solve(CLASSIC, method="bfs", pdb="14-0-0-f")
+
+
+# ---- CLI ------------------------------------------------------------------------------------
+
+def _cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "puzzlelib", "blocks", *args], input=stdin,
+                          capture_output=True, text=True)
+
+
+def _main(capsys, *args):
+    from puzzlelib.cli import main
+
+    rc = main(["blocks", *args])
+    return rc, capsys.readouterr().out
+
+
+def test_cli_solve_layers_pdb(tmp_path, capsys):
+    f = tmp_path / "classic.txt"
+    f.write_text(CLASSIC + "\n")
+    r = _cli("solve", "--board", str(f), "--metric", "path", "--json")  # the real entry point
+    d = json.loads(r.stdout)
+    assert r.returncode == 0 and d["length"] == 81 and len(d["moves"]) == 81
+    assert {"length", "moves", "nodes", "seconds", "compile_seconds"} <= set(d)
+    rc, out = _main(capsys, "layers", "--board", str(f), "--metric", "unit", "--json")
+    d = json.loads(out)
+    assert rc == 0 and d["total"] == 25955 and d["max_depth"] == len(d["counts"]) - 1
+    rc, out = _main(capsys, "pdb", "--board", str(f), "--name", "14-0-0-f", "--json")
+    d = json.loads(out)
+    assert d["patterns"] == 1440 and "seconds" in d
+    rc, out = _main(capsys, "solve", "--board", str(f), "--method", "astar", "--pdb", "12-1-0-f",
+                    "--json")
+    assert json.loads(out)["length"] == 90
+    rc, out = _main(capsys, "solve", "--board", str(f))  # text output
+    assert rc == 0 and out.startswith("bfs (straight metric): 90 moves")
+
+
+@pytest.mark.parametrize("args, stdin, words", [
+    (("solve", "--board", "-"), "AAA\nA..\n", "not one of the shapes"),
+    (("solve", "--board", "/nonexistent/board.txt"), "", "cannot read board file"),
+    (("pdb", "--board", "-", "--name", "1-2-3"), CLASSIC, "ONES-H-V-MAP"),
+    (("solve", "--board", "-", "--goal", "9,9"), CLASSIC, "off the"),
+])
+def test_cli_bad_input_is_one_line(args, stdin, words):
+    r = _cli(*args, stdin=stdin)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and words in r.stderr
