@@ -1,8 +1,8 @@
-"""``python -m benchmarks [8puzzle|001|rotation|korf] [options]`` (default: 8puzzle)."""
+"""``python -m benchmarks [8puzzle|001|rotation|korf|blocks] [options]`` (default: 8puzzle)."""
 
 import sys
 
-SUITES = ("8puzzle", "001", "rotation", "korf")
+SUITES = ("8puzzle", "001", "rotation", "korf", "blocks")
 
 
 def _main():
@@ -12,6 +12,8 @@ def _main():
         from .bench_001 import main
     elif suite == "korf":
         from .bench_korf import main
+    elif suite == "blocks":
+        from .bench_blocks import main
     elif suite == "rotation":
         from .bench_rotation import main
     else:
