@@ -119,6 +119,9 @@ def _path_exists(state, r0, c0, h, w, dr, dc, rows, cols, reach, seen, queue, of
     A breadth-first search over its places within ``reach``, in scratch arrays."""
     if not _fits(state, r0 + dr, c0 + dc, h, w, r0, c0, rows, cols):
         return False
+    if dr == 0 or dc == 0:  # in a straight line: a slide, if nothing is in the way
+        if abs(dr) + abs(dc) == 1 or _swept_empty(state, r0, c0, h, w, dr, dc, cols):
+            return True
     e = reach
     side = 2 * e + 1
     for t in range(side * side):
