@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from . import blockpdb as _bpdb
+from .api import _progress_bar
 from .domain import ILLEGAL
 from .domains.blocks import FNS, MV_INV, BlockPuzzle, render
 from .errors import PuzzleError, SearchLimitError
@@ -35,20 +36,13 @@ DEFAULT_MAX_BOUND = 254
 
 
 def _progress(progress, desc):
-    """A per-layer progress callback: None, a callable, or True for a tqdm bar."""
+    """A per-layer progress callback: None, a callable, or True for the library's tqdm bar
+    (positions so far, the depth in its description)."""
     if progress is None or progress is False:
         return None
     if callable(progress):
         return progress
-    from tqdm.auto import tqdm
-
-    bar = tqdm(desc=desc, unit=" layers")
-
-    def update(depth, count, total):
-        bar.set_postfix_str(f"depth {depth}, {total:,} positions", refresh=False)
-        bar.update(1)
-
-    return update
+    return _progress_bar(None, True, desc)[1]
 
 
 _COMPILED = {}

@@ -41,6 +41,7 @@ column through a cell that was empty, so it never gets further than that in one 
 """
 
 from collections import namedtuple
+from functools import lru_cache
 
 import numpy as np
 
@@ -647,8 +648,7 @@ class BlockPuzzle:
         m = {"unit": UNIT, "straight": STRAIGHT, "path": PATH}[self.metric]
         reach = 1 if m == UNIT else max(1, min(self.n_empty, max(self.rows, self.cols) - 1))
         n_kinds = 3 if self.relax else 1
-        mv, n_actions = move_table(self.rows, self.cols, m, reach, n_kinds)
-        probe = probe_table(mv, self.rows, self.cols, m)
+        mv, n_actions, probe = _tables(self.rows, self.cols, m, reach, n_kinds)
         goal = -1 if self.goal is None else self.goal[0] * self.cols + self.goal[1]
         if pdb_fields is None:
             pdb_fields = _no_pdb_fields(self.n_cells)
@@ -711,6 +711,14 @@ class BlockPuzzle:
 
     def is_goal(self, state):
         return bool(_is_goal(state, self.params))
+
+
+@lru_cache(maxsize=64)
+def _tables(rows, cols, metric, reach, n_kinds):
+    """The move and probe tables of a board shape, built once per process (a Python loop over
+    every move number; a search builds several puzzles of one shape)."""
+    mv, n_actions = move_table(rows, cols, metric, reach, n_kinds)
+    return mv, n_actions, probe_table(mv, rows, cols, metric)
 
 
 def move_table(rows, cols, metric, reach, n_kinds):
