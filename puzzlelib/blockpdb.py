@@ -36,13 +36,18 @@ from numba import njit
 
 from .domains.blocks import (
     B_TL,
+    CODEC,
     EMPTY,
+    IMAGE_LENGTHS,
     ONE,
     H_L,
     SHAPES,
     V_T,
     BlockPuzzle,
     FNS,
+    image_symbols,
+    key_bits,
+    unpack_cells,
     write_image,
 )
 from .errors import PuzzleError
@@ -52,7 +57,7 @@ from .search.statetable import find_hashed, grow_rows, hash_state, insert_hashed
 
 MAPS = {"f": 0, "b": 1, "l": 2, "c": 2}
 MAP_NAMES = {"f": "full", "l": "line", "c": "cell", "b": "blank"}
-FORMAT = "puzzlelib-block-pdb-1"
+FORMAT = "puzzlelib-block-pdb-2"
 FREE = 255
 
 
@@ -80,13 +85,29 @@ def parse_name(name, counts):
     return ones, kh, kv, parts[3]
 
 
-def n_regions(rows, cols):
-    """Regions an image can count pieces in (the larger of the line and the cell maps)."""
-    return max(rows, ((rows + 1) // 2) * ((cols + 1) // 2))
+def n_regions(rows, cols, g):
+    """Regions an image counts pieces in: rows (line map), 2x2 blocks (cell map), else none."""
+    if g == "l":
+        return rows
+    if g == "c":
+        return ((rows + 1) // 2) * ((cols + 1) // 2)
+    return 0
 
 
-def image_len(rows, cols):
-    return 1 + rows * cols + 2 * n_regions(rows, cols)
+def image_layout(relaxed_counts, rows, cols, g):
+    """``(cell_bytes, image_len)`` of PDB images under map ``g`` for a relaxed puzzle holding
+    ``relaxed_counts`` (empty cells, 1x1, 1x2, 2x1, 2x2 pieces): the database's number, the
+    cells' key (:data:`~puzzlelib.domains.blocks.IMAGE_ENC`), one byte per region."""
+    bits = key_bits(image_symbols(relaxed_counts, MAPS[g]), IMAGE_LENGTHS)
+    cell_bytes = (bits + 7) // 8
+    return cell_bytes, 1 + cell_bytes + n_regions(rows, cols, g)
+
+
+def relaxed_counts(puz, kh, kv):
+    """Empty cells and 1x1, 1x2, 2x1, 2x2 pieces of ``puz`` relaxed to keep ``kh`` 1x2 and
+    ``kv`` 2x1 pieces whole."""
+    e, one, h, v, b = puz.symbol_counts
+    return (e, one + 2 * (h - kh) + 2 * (v - kv), kh, kv, b)
 
 
 def region_table(rows, cols, g):
@@ -187,13 +208,18 @@ def arrangements(base, rows, cols, left):
 
 
 @njit(cache=True)
-def _record_images(states, depth, i, mode, region_of, n, img_len, slots, pool, n_img, values):
-    """Insert the image of every state of one layer not seen yet, with value ``depth``."""
+def _record_images(keys, cols, dec, depth, i, mode, region_of, n, cell_bytes, slots, pool, n_img,
+                   values):
+    """Insert the image of every position of one layer (given by its keys) not seen yet, with
+    value ``depth``."""
+    img_len = pool.shape[1]
     img = np.zeros(img_len, dtype=np.uint8)
-    for k in range(states.shape[0]):
+    cells = np.empty(n, dtype=np.uint8)
+    for k in range(keys.shape[0]):
+        unpack_cells(keys[k], keys.shape[1], n, cols, dec, cells)
         for x in range(img_len):
             img[x] = 0
-        write_image(states[k], i, mode, region_of, n, img, 0)
+        write_image(cells, i, mode, region_of, n, img, 0, cell_bytes)
         h = hash_state(img)
         if find_hashed(slots, pool, img, h) < 0:
             if n_img == values.shape[0]:
@@ -207,11 +233,12 @@ def _record_images(states, depth, i, mode, region_of, n, img_len, slots, pool, n
 class BlockPDB:
     """A block-puzzle pattern database: ``images`` (rows of bytes) with their ``values``."""
 
-    def __init__(self, name, rows, cols, metric, goal, keep_h, keep_v, pool, values, states,
-                 build_seconds, source):
+    def __init__(self, name, rows, cols, metric, goal, keep_h, keep_v, cell_bytes, pool, values,
+                 states, build_seconds, source):
         self.name = name
         self.rows, self.cols, self.metric, self.goal = rows, cols, metric, tuple(goal)
         self.keep_h, self.keep_v = keep_h, keep_v
+        self.cell_bytes = cell_bytes
         self.map = name.split("-")[-1]
         self.pool = pool
         self.values = values
@@ -261,7 +288,7 @@ def relaxed_pieces(pieces, keep_h, keep_v):
 def _key(puz, name):
     comp = "-".join(f"{puz.counts[s]}" for s in SHAPES)
     return (f"blocks_{puz.rows}x{puz.cols}_{comp}_e{puz.n_empty}_{puz.metric}"
-            f"_g{puz.goal[0]}-{puz.goal[1]}_{name}.pdb")
+            f"_g{puz.goal[0]}-{puz.goal[1]}_{name}.v2.pdb")
 
 
 def build(puz, name, progress=None):
@@ -283,25 +310,26 @@ def build(puz, name, progress=None):
     left = np.array([puz.n_empty, ones, kh, kv, puz.counts["2x2"] - 1], dtype=np.int64)
     t0 = time.perf_counter()
     goals = arrangements(base, rows, cols, left)
-    L = image_len(rows, cols)
+    cell_bytes, L = image_layout(relaxed.symbol_counts, rows, cols, g)
     region_of = region_table(rows, cols, g)
+    rp = relaxed.params
     slots, pool = new_table(L, 1024)
     values = np.zeros(1024, dtype=np.uint8)
     box = {"slots": slots, "pool": pool, "n": 0, "values": values}
     mode = MAPS[g]
 
-    def on_layer(depth, states):
+    def on_layer(depth, keys):
         if depth > 254:
             raise PuzzleError(f"PDB {name}: relaxed distances exceed 254, more than a byte holds")
         box["slots"], box["pool"], box["n"], box["values"] = _record_images(
-            states, depth, 0, mode, region_of, n, L, box["slots"], box["pool"], box["n"],
-            box["values"])
+            keys, cols, rp.code_dec, depth, 0, mode, region_of, n, cell_bytes, box["slots"],
+            box["pool"], box["n"], box["values"])
 
-    res = frontier_bfs(FNS, relaxed.params, goals, progress=progress, on_layer=on_layer)
+    res = frontier_bfs(FNS, rp, goals, progress=progress, on_layer=on_layer, codec=CODEC)
     seconds = time.perf_counter() - t0
     k = box["n"]
-    return BlockPDB(name, rows, cols, puz.metric, puz.goal, kh, kv, box["pool"][:k].copy(),
-                    box["values"][:k].copy(), res.total, seconds, "built")
+    return BlockPDB(name, rows, cols, puz.metric, puz.goal, kh, kv, cell_bytes,
+                    box["pool"][:k].copy(), box["values"][:k].copy(), res.total, seconds, "built")
 
 
 def _save(path, db):
@@ -318,7 +346,8 @@ def _load(path, puz, name):
     if got is None:
         return None
     header, data = got
-    L = image_len(puz.rows, puz.cols)
+    _, kh, kv, g = parse_name(name, puz.counts)
+    cell_bytes, L = image_layout(relaxed_counts(puz, kh, kv), puz.rows, puz.cols, g)
     k = header.get("patterns", -1)
     ok = (header.get("format") == FORMAT and header.get("name") == name
           and header.get("image_len") == L and len(data) == k * (L + 1)
@@ -328,9 +357,8 @@ def _load(path, puz, name):
         return None
     pool = np.frombuffer(data[: k * L], dtype=np.uint8).reshape(k, L).copy()
     values = np.frombuffer(data[k * L:], dtype=np.uint8).copy()
-    kh, kv = header["keep"]
-    return BlockPDB(name, puz.rows, puz.cols, puz.metric, puz.goal, kh, kv, pool, values,
-                    header["states"], header["build_seconds"], "cache")
+    return BlockPDB(name, puz.rows, puz.cols, puz.metric, puz.goal, kh, kv, cell_bytes, pool,
+                    values, header["states"], header["build_seconds"], "cache")
 
 
 _MEMORY = {}
@@ -360,12 +388,12 @@ def _join(pools, values, offsets, L):
     total = offsets[-1]
     slots, pool = new_table(L, max(16, total))
     vals = np.empty(max(1, total), dtype=np.uint8)
-    img = np.empty(L, dtype=np.uint8)
+    img = np.zeros(L, dtype=np.uint8)
     n = 0
     for i in range(offsets.shape[0] - 1):
         for k in range(offsets[i], offsets[i + 1]):
-            for x in range(L):
-                img[x] = pools[k, x]
+            for x in range(pools[i].shape[1]):  # shorter images: zeros after (as looked up)
+                img[x] = pools[i][k - offsets[i], x]
             img[0] = i
             slots, pool = insert_hashed(slots, pool, n, img, hash_state(img))
             vals[n] = values[k]
@@ -375,12 +403,15 @@ def _join(pools, values, offsets, L):
 
 def heuristic_fields(dbs, rows, cols):
     """The ``params`` fields (see :class:`~puzzlelib.domains.blocks.BlockParams`) of the
-    heuristic max over ``dbs``: one hash table whose images start with the database's index."""
-    L = image_len(rows, cols)
+    heuristic max over ``dbs``: one hash table whose images start with the database's index
+    (the images of all of them as long as the longest, zeros after)."""
+    if not dbs:
+        raise ValueError("heuristic_fields needs at least one database")
+    L = max(db.pool.shape[1] for db in dbs)
     offsets = np.cumsum([0] + [db.patterns for db in dbs]).astype(np.int64)
-    pools = np.concatenate([db.pool for db in dbs]) if dbs else np.zeros((0, L), np.uint8)
-    values = np.concatenate([db.values for db in dbs]) if dbs else np.zeros(0, np.uint8)
-    slots, pool, vals = _join(pools, values, offsets, L)
-    info = np.array([[db.keep_h, db.keep_v, MAPS[db.map]] for db in dbs], dtype=np.int64)
+    values = np.concatenate([db.values for db in dbs])
+    slots, pool, vals = _join(tuple(db.pool for db in dbs), values, offsets, L)
+    info = np.array([[db.keep_h, db.keep_v, MAPS[db.map], db.cell_bytes] for db in dbs],
+                    dtype=np.int64)
     regions = np.stack([region_table(rows, cols, db.map) for db in dbs])
-    return (len(dbs), L, info.reshape(-1, 3), regions, slots, pool, vals)
+    return (len(dbs), L, info.reshape(-1, 4), regions, slots, pool, vals)

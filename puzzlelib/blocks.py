@@ -21,7 +21,7 @@ import numpy as np
 from . import blockpdb as _bpdb
 from .api import _progress_bar
 from .domain import ILLEGAL
-from .domains.blocks import FNS, MV_INV, BlockPuzzle, render
+from .domains.blocks import CODEC, FNS, MV_INV, BlockPuzzle, render
 from .errors import PuzzleError, SearchLimitError
 from .search import astar as _astar_mod
 from .search import idastar as _ida_mod
@@ -56,8 +56,8 @@ def _warm(kind):
     t0 = time.perf_counter()
     tiny = BlockPuzzle("DD.\nDDa", metric="straight", goal=(0, 1))
     if kind == "bfs":
-        frontier_bfs(FNS, tiny.params, tiny.encode(), stop_at_goal=True)
-        frontier_bfs(FNS, tiny.params, tiny.encode())
+        frontier_bfs(FNS, tiny.params, tiny.encode(), stop_at_goal=True, codec=CODEC)
+        frontier_bfs(FNS, tiny.params, tiny.encode(), codec=CODEC)
     elif kind == "astar":
         _astar_mod._astar(tiny.encode(), FNS, tiny.params, 1, 100)
     else:
@@ -90,7 +90,8 @@ def block_layers(board, metric="straight", progress=None, farthest_limit=1000):
     a time): positions per depth, and the positions at the greatest depth."""
     puz = BlockPuzzle(board, metric=metric, goal=False)
     comp = _warm("bfs")
-    res = frontier_bfs(FNS, puz.params, puz.encode(), progress=_progress(progress, "layers"))
+    res = frontier_bfs(FNS, puz.params, puz.encode(), progress=_progress(progress, "layers"),
+                       codec=CODEC)
     counts = [int(c) for c in res.counts]
     far = [render(s, puz.rows, puz.cols) for s in res.last[:farthest_limit]]
     return BlockLayers(puz.size, metric, counts, int(sum(counts)), len(counts) - 1, far,
@@ -162,7 +163,7 @@ def block_solve(board, goal=None, metric="straight", method="bfs", pdb=None, pro
     moves = None
     if method == "bfs":
         try:
-            res = frontier_bfs(FNS, puz.params, s, stop_at_goal=True,
+            res = frontier_bfs(FNS, puz.params, s, stop_at_goal=True, codec=CODEC,
                                progress=_progress(progress, "bfs"), max_states=max_states)
         except MemoryError as e:
             raise SearchLimitError(f"{e}; raise max_states, or use astar/idastar with a PDB") from None

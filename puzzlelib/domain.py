@@ -30,6 +30,12 @@ even length, as on sliding-tile boards, so iterative deepening can step its boun
 
 A new puzzle therefore needs these few functions and no new search code.
 
+Optionally a domain offers a compact *key* for the searches that store whole states in hash
+sets (:mod:`puzzlelib.search.frontier`), bundled in a :class:`Codec`: ``pack(state, params,
+key)`` writes ``params.key_len`` bytes that differ for different positions, and ``unpack(key,
+params, state)`` gives the whole state back (heuristic included). Block puzzles use it: a 6x7
+position in 7 bytes instead of 43. Without one, a state is its own key.
+
 Compilation: numba specialises each kernel for the functions it is given, once per process.
 Domain functions are cached on disk (``cache=True``); the kernels that take ``fns`` are not,
 because numba keys such a cache entry by the function objects' identity, which never repeats
@@ -58,3 +64,22 @@ DomainFns = namedtuple(
 #: (2026-11-22): a pattern-database move 520 ns -> 83 ns; calls that LLVM inlines were already
 #: free of it.
 domain_fn = njit(cache=True, _nrt=False)
+
+Codec = namedtuple("Codec", ["pack", "unpack"])
+
+
+@domain_fn
+def copy_pack(state, params, key):
+    """The identity codec: a state is its own key."""
+    for i in range(state.shape[0]):
+        key[i] = state[i]
+
+
+@domain_fn
+def copy_unpack(key, params, state):
+    for i in range(state.shape[0]):
+        state[i] = key[i]
+
+
+#: For domains without a compact key.
+IDENTITY_CODEC = Codec(copy_pack, copy_unpack)

@@ -11,7 +11,17 @@ import pytest
 from puzzlelib import blockpdb
 from puzzlelib.blocks import CLASSIC, block_layers, block_pdb, block_solve
 from puzzlelib.domain import ILLEGAL
-from puzzlelib.domains.blocks import FNS, BlockPuzzle, cells_from_pieces, parse_board
+from puzzlelib.domains.blocks import (
+    CODEC,
+    FNS,
+    SYMBOLS,
+    BlockPuzzle,
+    cells_from_pieces,
+    code_tables,
+    key_bits,
+    parse_board,
+    prefix_lengths,
+)
 from puzzlelib.errors import PuzzleError, SearchLimitError
 from puzzlelib.search.frontier import frontier_bfs
 
@@ -105,6 +115,82 @@ def test_moves_match_the_plain_python_reference(metric):
         if FNS.step(t, m, puz.params) != ILLEGAL:
             got.add(ref.parse(puz.render(t))[2])
     assert got == expect
+
+
+# ---- compact keys ---------------------------------------------------------------------------
+
+def test_prefix_codes_decode_every_symbol():
+    for weights in [(2, 4, 4, 1, 1), (0, 0, 0, 0, 1), (68, 0, 1, 2, 1), (1, 1, 1, 1, 1)]:
+        lengths = prefix_lengths(weights)
+        assert max(lengths) <= 4 and sum(2.0 ** -b for b in lengths) == 1.0  # complete, prefix
+        enc, dec = code_tables(lengths)
+        for sym, b in zip(SYMBOLS, lengths):
+            bits, ln = enc[sym] >> 8, enc[sym] & 255
+            assert ln == b
+            for rest in range(16 >> b):  # whatever follows, the next 4 bits decode to it
+                assert dec[bits | (rest << b)] == (sym << 8) | b
+
+
+def test_keys_round_trip_and_differ_on_every_classic_position():
+    puz = BlockPuzzle(CLASSIC, goal=False)
+    assert puz.key_bits == 26 and puz.params.key_len == 4  # against 21 bytes of cell codes
+    every = []
+    frontier_bfs(FNS, puz.params, puz.encode(), on_layer=lambda d, s: every.append(s.copy()))
+    every = np.concatenate(every)
+    keys = set()
+    for s in every:
+        k = puz.key(s)
+        assert np.array_equal(puz.from_key(k), s)
+        keys.add(k.tobytes())
+    assert len(keys) == len(every) == 25955
+
+
+def test_every_mix_of_pieces_on_the_largest_board_fits_128_bits():
+    worst = 0
+    for b in range(19):  # 2x2 pieces on 8 x 9 = 72 cells
+        for h in range(37):
+            for v in range(37 - h):
+                rest = 72 - 4 * b - 2 * h - 2 * v
+                for e in range(1, rest + 1):  # at least one empty cell, the rest 1x1
+                    counts = (e, rest - e, h, v, b)
+                    worst = max(worst, key_bits(counts, prefix_lengths(counts)))
+    assert worst == 117
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_keys_round_trip_on_random_boards(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(40):  # random fillings of random boards, up to 8 x 9, many empty cells too
+        rows, cols = int(rng.integers(2, 9)), int(rng.integers(2, 10))
+        cells = np.zeros(rows * cols + 1, dtype=np.uint8)
+        pieces = []
+        for x in rng.permutation(rows * cols):
+            r, c = divmod(int(x), cols)
+            shape = ("1x1", "1x2", "2x1", "2x2", None)[int(rng.integers(5))]
+            if shape is None:
+                continue
+            h, w = int(shape[0]), int(shape[2])
+            if r + h <= rows and c + w <= cols and not cells[[i * cols + j for i in range(r, r + h)
+                                                              for j in range(c, c + w)]].any():
+                for i in range(r, r + h):
+                    for j in range(c, c + w):
+                        cells[i * cols + j] = 1
+                pieces.append((shape, r, c))
+        if len(pieces) == 0 or cells[: rows * cols].all():
+            continue
+        puz = BlockPuzzle(pieces, rows=rows, cols=cols, goal=False)
+        s = puz.encode()
+        k = puz.key(s)
+        assert k.shape[0] == (puz.key_bits + 7) // 8 <= 16  # fits 128 bits
+        assert np.array_equal(puz.from_key(k), s)
+
+
+def test_bfs_with_and_without_keys_agree():
+    puz = BlockPuzzle(CLASSIC, metric="path")
+    a = frontier_bfs(FNS, puz.params, puz.encode(), stop_at_goal=True, codec=CODEC)
+    b = frontier_bfs(FNS, puz.params, puz.encode(), stop_at_goal=True)
+    assert a.goal_depth == b.goal_depth == 81 and list(a.counts) == list(b.counts)
+    assert np.array_equal(np.sort(a.last, axis=0), np.sort(b.last, axis=0))
 
 
 # ---- breadth-first search -------------------------------------------------------------------
@@ -264,8 +350,9 @@ def test_partial_keep_takes_the_least_over_choices():
             relaxed = np.array([ONE if v in (V_T, V_B) else v for v in s[:n]], dtype=np.uint8)
             for x in keep:
                 relaxed[x], relaxed[x + puz.cols] = V_T, V_B
-            img = np.zeros(blockpdb.image_len(puz.rows, puz.cols), dtype=np.uint8)
-            write_image(relaxed, 0, 0, blockpdb.region_table(puz.rows, puz.cols, "f"), n, img, 0)
+            img = np.zeros(db.pool.shape[1], dtype=np.uint8)
+            write_image(relaxed, 0, 0, blockpdb.region_table(puz.rows, puz.cols, "f"), n, img, 0,
+                        db.cell_bytes)
             best = min(best, table.get(bytes(img), 255))
         t = s.copy()
         set_heuristic(t, p)

@@ -40,6 +40,7 @@ moving together like the size-2 piece they were split from, which counts as one 
 column through a cell that was empty, so it never gets further than that in one move.
 """
 
+import heapq
 from collections import namedtuple
 from functools import lru_cache
 
@@ -47,7 +48,7 @@ import numpy as np
 
 from numba import njit
 
-from ..domain import ILLEGAL, DomainFns, domain_fn
+from ..domain import ILLEGAL, Codec, DomainFns, domain_fn
 
 from ..errors import PuzzleError
 from ..search.statetable import find, new_table
@@ -66,7 +67,7 @@ DC = (0, 0, -1, 1)
 #: Columns of the move table ``params.mv``.
 MV_KIND, MV_CELL, MV_ROW, MV_COL, MV_DR, MV_DC, MV_INV = range(7)
 #: Columns of ``params.pdb_info`` (one row per pattern database).
-PI_KEEP_H, PI_KEEP_V, PI_MODE = range(3)
+PI_KEEP_H, PI_KEEP_V, PI_MODE, PI_CELL_BYTES = range(4)
 
 BlockParams = namedtuple(
     "BlockParams",
@@ -94,6 +95,10 @@ BlockParams = namedtuple(
         "pdb_values",
         "scratch",  # int64 scratch: piece cells (2 n), subsets (2 n), flood queue
         "scratch8",  # uint8 scratch: relaxed cells (n), image, flood marks
+        # the compact key of a position (see "Compact keys" below)
+        "key_len",  # bytes of a key (the cells' code, then the heuristic byte if any)
+        "code_enc",  # code_enc[cell code]: (bits << 8) | length for a piece's first cell, else 0
+        "code_dec",  # code_dec[next 4 bits of a key]: (first cell code << 8) | length
     ],
 )
 # Kernel helpers take the few arrays and numbers they need, not ``params``: a call passing a
@@ -300,33 +305,199 @@ def _no_rank_after(state, m, r, p):
 
 
 # ---------------------------------------------------------------------------------------------
-# Pattern-database heuristic: relax (split pieces), map by g, look the image up.
+# Compact keys: a position in a few bytes, for the hash sets of the searches.
 # ---------------------------------------------------------------------------------------------
+#
+# Read the cells in row-major order, skipping those covered by a piece already read: each cell
+# left is empty or the top-left cell of a piece. A position is therefore a sequence of symbols,
+# one per piece or empty cell, out of five (empty, 1x1, 1x2, 2x1, 2x2), and decoding gives the
+# position back: it fills each piece's other cells and goes on to the next cell not filled.
+# Each symbol is written with a prefix code. For a board's keys the code is Huffman's for how
+# many pieces of each shape (and empty cells) the board has, which no move changes, so every
+# position of the board has a key of the same length: 26 bits for the classic 4x5, 51 for the
+# 6x7 start in data/blocks (7 bytes, against 43 bytes of cell codes), 64 for the 7x8 start.
+# Every board up to 8 x 9 fits 128 bits (at most 117, for 18 empty cells, 18 1x1, nine 1x2 and
+# nine 2x1 pieces: checked over every mix of shapes). Bits go into the key from the lowest bit
+# of its first byte up.
+
+#: The first cell of each symbol: empty, 1x1, 1x2, 2x1, 2x2.
+SYMBOLS = (EMPTY, ONE, H_L, V_T, B_TL)
+COVERED = 255  # a cell not decoded yet
+
+
+def prefix_lengths(weights):
+    """Huffman code lengths of the five symbols, given how often each occurs (at most 4 bits;
+    a symbol that never occurs still gets a code)."""
+    heap = [(int(w), i, [i]) for i, w in enumerate(weights)]
+    heapq.heapify(heap)
+    lengths = [0] * len(weights)
+    tie = len(weights)
+    while len(heap) > 1:
+        w1, _, a = heapq.heappop(heap)
+        w2, _, b = heapq.heappop(heap)
+        for i in a + b:
+            lengths[i] += 1
+        heapq.heappush(heap, (w1 + w2, tie, a + b))
+        tie += 1
+    return lengths
+
+
+def code_tables(lengths, merge=()):
+    """The kernel's tables of a prefix code with the given lengths per symbol (canonical code):
+    ``enc[cell code]`` = ``(bits << 8) | length`` for the first cell of a piece (0 for the other
+    cells, which the key skips) and ``dec[next 4 bits]`` = ``(cell code << 8) | length``.
+    ``merge``: pairs ``(a, b)`` of cell codes; code ``a`` is written as ``b`` (for the maps of
+    pattern databases, which forget some pieces)."""
+    order = sorted(range(len(SYMBOLS)), key=lambda i: (lengths[i], i))
+    enc = np.zeros(10, dtype=np.int64)
+    dec = np.zeros(16, dtype=np.int64)
+    code, prev = 0, lengths[order[0]]
+    for i in order:
+        code <<= lengths[i] - prev
+        prev = lengths[i]
+        # canonical codes are read first bit first; the key holds the first bit lowest
+        bits = int(format(code, f"0{prev}b")[::-1], 2)
+        enc[SYMBOLS[i]] = (bits << 8) | prev
+        for v in range(16):
+            if v & ((1 << prev) - 1) == bits:
+                dec[v] = (SYMBOLS[i] << 8) | prev
+        code += 1
+    for a, b in merge:
+        enc[a] = enc[b]
+    return enc, dec
+
+
+def key_bits(counts, lengths):
+    """Bits of a key: ``counts`` and ``lengths`` per symbol."""
+    return sum(int(k) * int(b) for k, b in zip(counts, lengths))
 
 
 @domain_fn
-def write_image(relaxed, i, mode, region_of, n, out, off):
+def pack_cells(cells, n, enc, key, off, key_len):
+    """Write the key of ``cells[:n]`` to ``key[off:off + key_len]`` (zero-padded)."""
+    acc = 0
+    nb = 0
+    k = off
+    for x in range(n):
+        e = enc[cells[x]]  # 0 for a covered cell: adds nothing (no branch to mispredict)
+        acc |= (e >> 8) << nb
+        nb += e & 255
+        if nb >= 32:
+            for _ in range(4):
+                key[k] = acc & 255
+                acc >>= 8
+                k += 1
+            nb -= 32
+    while nb > 0:
+        key[k] = acc & 255
+        acc >>= 8
+        k += 1
+        nb -= 8
+    while k < off + key_len:
+        key[k] = 0
+        k += 1
+
+
+@domain_fn
+def unpack_cells(key, key_len, n, cols, dec, cells):
+    """The cell codes (``cells[:n]``) of the key ``key[:key_len]``."""
+    for x in range(n):
+        cells[x] = COVERED
+    acc = 0
+    nb = 0
+    k = 0
+    for x in range(n):
+        if cells[x] != COVERED:
+            continue
+        while nb < 4:
+            if k < key_len:
+                acc |= np.int64(key[k]) << nb
+            k += 1
+            nb += 8
+        d = dec[acc & 15]
+        code = d >> 8
+        ln = d & 255
+        acc >>= ln
+        nb -= ln
+        cells[x] = code
+        if code == H_L:
+            cells[x + 1] = H_R
+        elif code == V_T:
+            cells[x + cols] = V_B
+        elif code == B_TL:
+            cells[x + 1] = B_TR
+            cells[x + cols] = B_BL
+            cells[x + cols + 1] = B_BR
+
+
+@domain_fn
+def _pack(state, p, key):
+    # with a heuristic, its byte ends the key (cheaper to keep than to look up again)
+    if p.n_pdbs > 0:
+        pack_cells(state, p.n_cells, p.code_enc, key, 0, p.key_len - 1)
+        key[p.key_len - 1] = state[p.n_cells]
+    else:
+        pack_cells(state, p.n_cells, p.code_enc, key, 0, p.key_len)
+
+
+@domain_fn
+def _unpack(key, p, state):
+    if p.n_pdbs > 0:
+        unpack_cells(key, p.key_len - 1, p.n_cells, p.cols, p.code_dec, state)
+        state[p.n_cells] = key[p.key_len - 1]
+    else:
+        unpack_cells(key, p.key_len, p.n_cells, p.cols, p.code_dec, state)
+        state[p.n_cells] = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Pattern-database heuristic: relax (split pieces), map by g, look the image up.
+# ---------------------------------------------------------------------------------------------
+
+#: The code of an image's cells (one for every board and map): 1 bit for a 1x1 piece (the
+#: commonest symbol in a relaxed position, and what the maps turn forgotten pieces into), 3 bits
+#: for the others. One table per map mode: full keeps every cell; blank writes an empty cell as a
+#: 1x1; line and cell write each cell of a 1x2 or 2x1 piece as a 1x1 (the pieces are counted
+#: per region instead).
+IMAGE_LENGTHS = (3, 1, 3, 3, 3)
+IMAGE_ENC = np.stack([
+    code_tables(IMAGE_LENGTHS)[0],
+    code_tables(IMAGE_LENGTHS, merge=((EMPTY, ONE),))[0],
+    code_tables(IMAGE_LENGTHS, merge=tuple((c, ONE) for c in (H_L, H_R, V_T, V_B)))[0],
+])
+
+
+def image_symbols(counts, mode):
+    """How many of each symbol (empty, 1x1, 1x2, 2x1, 2x2) an image under map ``mode`` holds,
+    given the relaxed puzzle's ``counts`` of them."""
+    e, one, h, v, b = counts
+    if mode == 1:
+        return (0, one + e, h, v, b)
+    if mode == 2:
+        return (e, one + 2 * h + 2 * v, 0, 0, b)
+    return (e, one, h, v, b)
+
+
+@domain_fn
+def write_image(relaxed, i, mode, region_of, n, out, off, cell_bytes):
     """The image under PDB ``i``'s map g of a relaxed position (``n`` cell codes), written to
-    ``out[off:off + image_len]``: the PDB's number, the cells as the map keeps them, then the
-    counts of kept 1x2 and 2x1 pieces per region (line and cell maps).
+    ``out[off:]`` (which must be zero beyond the cells): the PDB's number, the key of the cells
+    as the map keeps them (``cell_bytes`` bytes, :data:`IMAGE_ENC`), then for the line and cell
+    maps one byte per region: its kept 1x2 pieces in the low four bits, its 2x1 pieces in the
+    high four (a region of at most 9 cells never holds more than 9).
 
     ``mode``: 0 full (every cell), 1 blank (empties not recorded), 2 line or cell (size-2
     pieces only as counts per region of ``region_of``)."""
     out[off] = i
-    for x in range(n):
-        v = relaxed[x]
-        if mode == 1 and v == EMPTY:
-            v = ONE
-        elif mode == 2 and v != EMPTY and v < B_TL:
-            v = ONE
-        out[off + 1 + x] = v
+    pack_cells(relaxed, n, IMAGE_ENC[mode], out, off + 1, cell_bytes)
     if mode == 2:
+        base = off + 1 + cell_bytes
         for x in range(n):
             v = relaxed[x]
             if v == H_L:
-                out[off + 1 + n + 2 * region_of[x]] += 1
+                out[base + region_of[x]] += 1
             elif v == V_T:
-                out[off + 2 + n + 2 * region_of[x]] += 1
+                out[base + region_of[x]] += 16
 
 
 @domain_fn
@@ -382,7 +553,7 @@ def _pdb_value(state, i, p, nh, nv):
                 buf[x + p.cols] = V_B
             for x in range(img_len):
                 buf[n + x] = 0
-            write_image(buf, i, mode, p.region_of[i], n, buf, n)
+            write_image(buf, i, mode, p.region_of[i], n, buf, n, p.pdb_info[i, PI_CELL_BYTES])
             j = find(p.pdb_slots, p.pdb_pool, buf[n: n + img_len])
             val = 255 if j < 0 else np.int64(p.pdb_values[j])  # 255: no goal even relaxed
             if val < best:
@@ -425,6 +596,8 @@ def set_heuristic(state, p):
 
 
 FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _no_rank, _no_unrank, _no_rank_after)
+#: Compact keys for the frontier search's hash sets.
+CODEC = Codec(_pack, _unpack)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -617,6 +790,7 @@ class BlockPuzzle:
 
     name = "blocks"
     fns = FNS
+    codec = CODEC
 
     def __init__(self, start, metric="straight", goal=None, rows=None, cols=None, relax=False,
                  pdb=None):
@@ -659,7 +833,36 @@ class BlockPuzzle:
         return BlockParams(
             self.n_cells + 1, mv.shape[0], 1, self.rows, self.cols, self.n_cells, m, n_kinds,
             n_actions, reach, goal, mv, probe, *pdb_fields, scratch, scratch8,
+            (self.key_bits + 7) // 8 + (pdb_fields[0] > 0), *code_tables(self.key_lengths),
         )
+
+    @property
+    def symbol_counts(self):
+        """How many empty cells and pieces of each shape (1x1, 1x2, 2x1, 2x2) the board has:
+        the same in every position."""
+        return (self.n_empty, *(self.counts[s] for s in SHAPES))
+
+    @property
+    def key_lengths(self):
+        """Bits of the key's code for each symbol (see "Compact keys" in the module)."""
+        return prefix_lengths(self.symbol_counts)
+
+    @property
+    def key_bits(self):
+        """Bits of a position's key (every position of this board has the same)."""
+        return key_bits(self.symbol_counts, self.key_lengths)
+
+    def key(self, state):
+        """The compact key of a state, as bytes."""
+        out = np.zeros(self.params.key_len, dtype=np.uint8)
+        _pack(np.asarray(state, dtype=np.uint8), self.params, out)
+        return out
+
+    def from_key(self, key):
+        """The state whose key is ``key``."""
+        s = np.zeros(self.n_cells + 1, dtype=np.uint8)
+        _unpack(np.asarray(key, dtype=np.uint8), self.params, s)
+        return s
 
     def with_heuristic(self, fields):
         """A copy of ``params`` whose heuristic reads the given pattern-database fields."""
@@ -776,5 +979,5 @@ def probe_table(mv, rows, cols, metric):
 
 def _no_pdb_fields(n_cells):
     slots, pool = new_table(1, 1)
-    return (0, 1, np.zeros((1, 3), dtype=np.int64), np.zeros((1, n_cells), dtype=np.int64),
+    return (0, 1, np.zeros((1, 4), dtype=np.int64), np.zeros((1, n_cells), dtype=np.int64),
             slots, pool, np.zeros(1, dtype=np.uint8))

@@ -8,6 +8,10 @@ and older layers can be dropped ("frontier search"): memory is a few layers, not
 space. Kept layers (``keep_all``) also give a shortest path, by following each state's parent
 in the layer before.
 
+States are stored as keys: a domain with a compact encoding passes its
+:class:`~puzzlelib.domain.Codec` (a 6x7 block puzzle's position in 7 bytes instead of 43);
+without one a state is its own key.
+
 The driver is a Python loop over layers (so progress can be shown and a caller can consume each
 layer: the pattern-database builder reads its images from it); the work of one layer is one
 jitted call, written once over a domain's functions like the other searches.
@@ -18,12 +22,12 @@ import time
 import numpy as np
 from numba import njit
 
-from ..domain import ILLEGAL
+from ..domain import IDENTITY_CODEC, ILLEGAL
 from .statetable import find_hashed, grow_rows, hash_state, insert_hashed, new_table, path_to
 
 
 class Layer:
-    """One depth of the search: ``n`` states (``pool[:n]``) with, for each, the index of its
+    """One depth of the search: ``n`` keys (``pool[:n]``) with, for each, the index of its
     parent in the layer before and the move from it (-1 at depth 0)."""
 
     __slots__ = ("slots", "pool", "n", "parent", "move")
@@ -32,7 +36,7 @@ class Layer:
         self.slots, self.pool, self.n, self.parent, self.move = slots, pool, n, parent, move
 
     @property
-    def states(self):
+    def keys(self):
         return self.pool[: self.n]
 
     @property
@@ -40,71 +44,90 @@ class Layer:
         return self.slots.nbytes + self.pool.nbytes + self.parent.nbytes + self.move.nbytes
 
 
-@njit(cache=True)
-def _first_layer(starts):
-    slots, pool = new_table(starts.shape[1], max(16, starts.shape[0]))
+@njit
+def _first_layer(starts, codec, p, key_len):
+    slots, pool = new_table(key_len, max(16, starts.shape[0]))
+    key = np.empty(key_len, dtype=np.uint8)
     n = 0
     for i in range(starts.shape[0]):
-        h = hash_state(starts[i])
-        if find_hashed(slots, pool, starts[i], h) < 0:
-            slots, pool = insert_hashed(slots, pool, n, starts[i], h)
+        codec.pack(starts[i], p, key)
+        h = hash_state(key)
+        if find_hashed(slots, pool, key, h) < 0:
+            slots, pool = insert_hashed(slots, pool, n, key, h)
             n += 1
     return slots, pool, n
 
 
 @njit
-def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, p, stop_at_goal):
-    """The next layer of ``cur``: returns (slots, pool, n, parent, move, goal index or -1)."""
+def _unpack_rows(keys, codec, p):
+    out = np.empty((keys.shape[0], p.state_len), dtype=np.uint8)
+    for i in range(keys.shape[0]):
+        codec.unpack(keys[i], p, out[i])
+    return out
+
+
+@njit
+def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, codec, p,
+            stop_at_goal):
+    """The next layer of ``cur``: returns (slots, pool, n, parent, move, goal index or -1).
+    Parents and moves are 32-bit (a layer holds fewer than 2**31 states)."""
     cap = max(64, n_cur)
-    slots, pool = new_table(p.state_len, cap)
-    parent = np.empty(cap, dtype=np.int64)
-    move = np.empty(cap, dtype=np.int64)
+    key_len = cur_pool.shape[1]
+    slots, pool = new_table(key_len, cap)
+    parent = np.empty(cap, dtype=np.int32)
+    move = np.empty(cap, dtype=np.int32)
     n = 0
+    base = np.empty(p.state_len, dtype=np.uint8)
     buf = np.empty(p.state_len, dtype=np.uint8)
+    key = np.empty(key_len, dtype=np.uint8)
     for idx in range(n_cur):
         back = fns.inverse(cur_move[idx], p) if cur_move[idx] >= 0 else -1
+        codec.unpack(cur_pool[idx], p, base)
         for j in range(p.state_len):
-            buf[j] = cur_pool[idx, j]
+            buf[j] = base[j]
         for m in range(p.n_moves):
             if m == back or fns.step(buf, m, p) == ILLEGAL:
                 continue
-            h = hash_state(buf)
-            if (find_hashed(slots, pool, buf, h) < 0 and find_hashed(cur_slots, cur_pool, buf, h) < 0
-                    and find_hashed(prev_slots, prev_pool, buf, h) < 0):
+            codec.pack(buf, p, key)
+            h = hash_state(key)
+            if (find_hashed(slots, pool, key, h) < 0 and find_hashed(cur_slots, cur_pool, key, h) < 0
+                    and find_hashed(prev_slots, prev_pool, key, h) < 0):
                 if n == parent.shape[0]:
                     parent = grow_rows(parent, 2 * n)
                     move = grow_rows(move, 2 * n)
-                slots, pool = insert_hashed(slots, pool, n, buf, h)
+                slots, pool = insert_hashed(slots, pool, n, key, h)
                 parent[n] = idx
                 move[n] = m
                 n += 1
                 if stop_at_goal and fns.is_goal(buf, p):
                     return slots, pool, n, parent, move, n - 1
             for j in range(p.state_len):  # back to the parent (cheaper than undoing the move)
-                buf[j] = cur_pool[idx, j]
+                buf[j] = base[j]
     return slots, pool, n, parent, move, -1
 
 
 @njit
-def _goal_in(pool, n, fns, p):
+def _goal_in(pool, n, fns, codec, p):
+    buf = np.empty(p.state_len, dtype=np.uint8)
     for i in range(n):
-        if fns.is_goal(pool[i], p):
+        codec.unpack(pool[i], p, buf)
+        if fns.is_goal(buf, p):
             return i
     return -1
 
 
 @njit
-def _bfs_in_one_call(starts, fns, p, stop_at_goal, keep_all, max_depth):
+def _bfs_in_one_call(starts, fns, codec, p, key_len, stop_at_goal, keep_all, max_depth):
     """The whole search in one compiled call (no progress, no per-layer callback): the same
     layers as :func:`frontier_bfs`, without a Python round trip per layer (0.2 ms each, which
     was half the time of the classic 4x5 puzzle's 167 layers).
 
     Returns (counts, deepest layer, goal depth or -1, moves, index of the start, peak bytes).
     With ``keep_all`` every layer is copied into one pool with global parent indices."""
-    L = p.state_len
-    slots, pool, n = _first_layer(starts)
+    L = key_len
+    slots, pool, n = _first_layer(starts, codec, p, key_len)
     cur_slots, cur_pool, cur_n = slots, pool, n
-    cur_move = np.full(n, -1, dtype=np.int64)
+    cur_move = np.full(n, -1, dtype=np.int32)
     prev_slots, prev_pool = new_table(L, 1)
     counts = np.zeros(256, dtype=np.int64)
     counts[0] = n
@@ -117,13 +140,13 @@ def _bfs_in_one_call(starts, fns, p, stop_at_goal, keep_all, max_depth):
     if keep_all:
         all_pool[:n] = pool[:n]
         n_all = n
-    goal = _goal_in(pool, n, fns, p) if stop_at_goal else -1
+    goal = _goal_in(pool, n, fns, codec, p) if stop_at_goal else -1
     goal_global = goal
     depth = 0
     peak = 0
     while goal < 0 and (max_depth < 0 or depth < max_depth):
         slots, pool, n, parent, move, goal = _expand(prev_slots, prev_pool, cur_slots, cur_pool,
-                                                     cur_n, cur_move, fns, p, stop_at_goal)
+                                                     cur_n, cur_move, fns, codec, p, stop_at_goal)
         if n == 0:
             break
         depth += 1
@@ -159,7 +182,7 @@ def _bfs_in_one_call(starts, fns, p, stop_at_goal, keep_all, max_depth):
             while all_par[j] >= 0:
                 j = all_par[j]
             start_index = j
-    last = cur_pool[:cur_n].copy()
+    last = _unpack_rows(cur_pool[:cur_n], codec, p)
     return counts[: depth + 1].copy(), last, goal_depth, moves, start_index, peak
 
 
@@ -183,49 +206,54 @@ class FrontierResult:
 
 
 def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=None,
-                 max_states=None, progress=None, on_layer=None):
+                 max_states=None, progress=None, on_layer=None, codec=None):
     """Breadth-first search from every row of ``starts`` (a 2-D ``uint8`` array of states).
 
     ``stop_at_goal``: stop at the first layer holding a goal and return a shortest path to it
     (layers are then all kept; otherwise only three at a time, unless ``keep_all``).
     ``progress(depth, layer_size, total)`` is called after each layer, ``on_layer(depth,
-    states)`` with each layer's states (a view, valid during the call). ``max_states`` bounds
-    the states held at once; passing it raises :class:`MemoryError` with a message.
+    keys)`` with each layer's keys (a view, valid during the call; the states themselves when
+    there is no ``codec``). ``max_states`` bounds the states held at once; passing it raises
+    :class:`MemoryError` with a message. ``codec``: the domain's compact keys
+    (:class:`~puzzlelib.domain.Codec`, with ``p.key_len``); the result's ``last`` holds states.
     """
     t0 = time.perf_counter()
     starts = np.ascontiguousarray(np.atleast_2d(starts), dtype=np.uint8)
     keep_all = stop_at_goal if keep_all is None else keep_all
+    key_len = p.state_len if codec is None else int(p.key_len)
+    codec = IDENTITY_CODEC if codec is None else codec
     if progress is None and on_layer is None and max_states is None:
         counts, last, gd, mv, si, peak = _bfs_in_one_call(
-            starts, fns, p, stop_at_goal, keep_all, -1 if max_depth is None else max_depth)
+            starts, fns, codec, p, key_len, stop_at_goal, keep_all,
+            -1 if max_depth is None else max_depth)
         found = gd >= 0
         return FrontierResult(counts, gd if found else None, [int(x) for x in mv] if found else None,
                               last, peak, time.perf_counter() - t0, si if found else None)
-    slots, pool, n = _first_layer(starts)
-    layers = [Layer(slots, pool, n, np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64))]
+    slots, pool, n = _first_layer(starts, codec, p, key_len)
+    layers = [Layer(slots, pool, n, np.full(n, -1, dtype=np.int32), np.full(n, -1, dtype=np.int32))]
     counts = [n]
     held = n
     peak = layers[0].nbytes
     if on_layer is not None:
-        on_layer(0, layers[0].states)
+        on_layer(0, layers[0].keys)
     if progress is not None:
         progress(0, n, n)
-    goal = _goal_in(pool, n, fns, p) if stop_at_goal else -1
-    empty_slots, empty_pool = new_table(p.state_len, 1)
+    goal = _goal_in(pool, n, fns, codec, p) if stop_at_goal else -1
+    empty_slots, empty_pool = new_table(key_len, 1)
     prev = None
     depth = 0
     while goal < 0 and layers[-1].n > 0 and (max_depth is None or depth < max_depth):
         cur = layers[-1]
         ps, pp = (prev.slots, prev.pool) if prev is not None else (empty_slots, empty_pool)
         slots, pool, n, parent, move, goal = _expand(ps, pp, cur.slots, cur.pool, cur.n, cur.move,
-                                                     fns, p, stop_at_goal)
+                                                     fns, codec, p, stop_at_goal)
         depth += 1
         nxt = Layer(slots, pool, n, parent, move)
         if n == 0:
             break
         counts.append(n)
         if on_layer is not None:
-            on_layer(depth, nxt.states)
+            on_layer(depth, nxt.keys)
         if progress is not None:
             progress(depth, n, sum(counts))
         prev = cur
@@ -255,6 +283,6 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
             i = int(layer.parent[i])
         moves.reverse()
         start_index = i
-    last = layers[-1]
+    last = _unpack_rows(layers[-1].keys, codec, p)
     return FrontierResult(np.array(counts, dtype=np.int64), goal_depth, moves,
-                          last.states.copy(), peak, time.perf_counter() - t0, start_index)
+                          last, peak, time.perf_counter() - t0, start_index)
