@@ -36,7 +36,7 @@ from numba import njit
 
 from .domains.blocks import (
     B_TL,
-    CODEC,
+    FRONTIER,
     EMPTY,
     IMAGE_LENGTHS,
     ONE,
@@ -325,7 +325,7 @@ def build(puz, name, progress=None):
             keys, cols, rp.code_dec, depth, 0, mode, region_of, n, cell_bytes, box["slots"],
             box["pool"], box["n"], box["values"])
 
-    res = frontier_bfs(FNS, rp, goals, progress=progress, on_layer=on_layer, codec=CODEC)
+    res = frontier_bfs(FNS, rp, goals, progress=progress, on_layer=on_layer, ffns=FRONTIER)
     seconds = time.perf_counter() - t0
     k = box["n"]
     return BlockPDB(name, rows, cols, puz.metric, puz.goal, kh, kv, cell_bytes,

@@ -21,7 +21,7 @@ import numpy as np
 from . import blockpdb as _bpdb
 from .api import _progress_bar
 from .domain import ILLEGAL
-from .domains.blocks import CODEC, FNS, MV_INV, BlockPuzzle, render
+from .domains.blocks import FRONTIER, FNS, MV_INV, BlockPuzzle, render
 from .errors import PuzzleError, SearchLimitError
 from .search import astar as _astar_mod
 from .search import idastar as _ida_mod
@@ -56,8 +56,8 @@ def _warm(kind):
     t0 = time.perf_counter()
     tiny = BlockPuzzle("DD.\nDDa", metric="straight", goal=(0, 1))
     if kind == "bfs":
-        frontier_bfs(FNS, tiny.params, tiny.encode(), stop_at_goal=True, codec=CODEC)
-        frontier_bfs(FNS, tiny.params, tiny.encode(), codec=CODEC)
+        frontier_bfs(FNS, tiny.params, tiny.encode(), stop_at_goal=True, ffns=FRONTIER)
+        frontier_bfs(FNS, tiny.params, tiny.encode(), ffns=FRONTIER)
     elif kind == "astar":
         _astar_mod._astar(tiny.encode(), FNS, tiny.params, 1, 100)
     else:
@@ -91,7 +91,7 @@ def block_layers(board, metric="straight", progress=None, farthest_limit=1000):
     puz = BlockPuzzle(board, metric=metric, goal=False)
     comp = _warm("bfs")
     res = frontier_bfs(FNS, puz.params, puz.encode(), progress=_progress(progress, "layers"),
-                       codec=CODEC)
+                       ffns=FRONTIER)
     counts = [int(c) for c in res.counts]
     far = [render(s, puz.rows, puz.cols) for s in res.last[:farthest_limit]]
     return BlockLayers(puz.size, metric, counts, int(sum(counts)), len(counts) - 1, far,
@@ -163,7 +163,7 @@ def block_solve(board, goal=None, metric="straight", method="bfs", pdb=None, pro
     moves = None
     if method == "bfs":
         try:
-            res = frontier_bfs(FNS, puz.params, s, stop_at_goal=True, codec=CODEC,
+            res = frontier_bfs(FNS, puz.params, s, stop_at_goal=True, ffns=FRONTIER,
                                progress=_progress(progress, "bfs"), max_states=max_states)
         except MemoryError as e:
             raise SearchLimitError(f"{e}; raise max_states, or use astar/idastar with a PDB") from None

@@ -30,11 +30,19 @@ even length, as on sliding-tile boards, so iterative deepening can step its boun
 
 A new puzzle therefore needs these few functions and no new search code.
 
-Optionally a domain offers a compact *key* for the searches that store whole states in hash
-sets (:mod:`puzzlelib.search.frontier`), bundled in a :class:`Codec`: ``pack(state, params,
-key)`` writes ``params.key_len`` bytes that differ for different positions, and ``unpack(key,
-params, state)`` gives the whole state back (heuristic included). Block puzzles use it: a 6x7
-position in 7 bytes instead of 43. Without one, a state is its own key.
+Optionally a domain offers more to the frontier search (:mod:`puzzlelib.search.frontier`),
+which stores whole states in hash sets, bundled in a :class:`FrontierFns`:
+
+``pack(state, params, key)`` and ``unpack(key, params, state)``
+    A compact *key*: ``pack`` writes ``params.key_len`` bytes that differ for different
+    positions, ``unpack`` gives the whole state back (heuristic byte included). Block puzzles
+    store a 6x7 position in 7 bytes instead of 43.
+``candidates(state, params, out) -> int``
+    Writes to ``out`` (room for ``n_moves``) the move numbers worth trying from ``state``, a
+    superset of the legal ones, and returns how many. Block puzzles list the moves of the pieces
+    next to an empty cell, a few dozen of several hundred move numbers.
+
+Without them (:data:`PLAIN_FRONTIER`) a state is its own key and every move number is tried.
 
 Compilation: numba specialises each kernel for the functions it is given, once per process.
 Domain functions are cached on disk (``cache=True``); the kernels that take ``fns`` are not,
@@ -65,12 +73,12 @@ DomainFns = namedtuple(
 #: free of it.
 domain_fn = njit(cache=True, _nrt=False)
 
-Codec = namedtuple("Codec", ["pack", "unpack"])
+FrontierFns = namedtuple("FrontierFns", ["pack", "unpack", "candidates"])
 
 
 @domain_fn
 def copy_pack(state, params, key):
-    """The identity codec: a state is its own key."""
+    """A state is its own key."""
     for i in range(state.shape[0]):
         key[i] = state[i]
 
@@ -81,5 +89,13 @@ def copy_unpack(key, params, state):
         state[i] = key[i]
 
 
-#: For domains without a compact key.
-IDENTITY_CODEC = Codec(copy_pack, copy_unpack)
+@domain_fn
+def all_moves(state, params, out):
+    """Every move number is a candidate."""
+    for m in range(params.n_moves):
+        out[m] = m
+    return params.n_moves
+
+
+#: For domains with nothing more to offer the frontier search.
+PLAIN_FRONTIER = FrontierFns(copy_pack, copy_unpack, all_moves)

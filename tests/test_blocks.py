@@ -7,12 +7,13 @@ import warnings
 
 import numpy as np
 import pytest
+from numba import njit
 
 from puzzlelib import blockpdb
 from puzzlelib.blocks import CLASSIC, block_layers, block_pdb, block_solve
 from puzzlelib.domain import ILLEGAL
 from puzzlelib.domains.blocks import (
-    CODEC,
+    FRONTIER,
     FNS,
     SYMBOLS,
     BlockPuzzle,
@@ -185,9 +186,43 @@ def test_keys_round_trip_on_random_boards(seed):
         assert np.array_equal(puz.from_key(k), s)
 
 
+@njit
+def _legal_outside_candidates(states, p):
+    """For each state: legal moves not listed as candidates, and candidates listed twice."""
+    missed = 0
+    twice = 0
+    cand = np.empty(p.n_moves, dtype=np.int64)
+    listed = np.zeros(p.n_moves, dtype=np.uint8)
+    for i in range(states.shape[0]):
+        k = FRONTIER.candidates(states[i], p, cand)
+        for t in range(k):
+            twice += listed[cand[t]]
+            listed[cand[t]] = 1
+        for m in range(p.n_moves):
+            buf = states[i].copy()
+            if FNS.step(buf, m, p) != ILLEGAL and listed[m] == 0:
+                missed += 1
+        for t in range(k):
+            listed[cand[t]] = 0
+    return missed, twice
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("relax", [False, True])
+def test_candidates_hold_every_legal_move(metric, relax):
+    board = CLASSIC
+    if relax:  # the 1x2 and a 2x1 piece split: pairs of 1x1 pieces move together
+        board = CLASSIC.replace("EE", "Ee").replace("ABBC\nABBC", "ABBC\naBBC")
+    puz = BlockPuzzle(board, metric=metric, goal=False, relax=relax)
+    every = []
+    frontier_bfs(FNS, puz.params, puz.encode(), on_layer=lambda d, s: every.append(s.copy()))
+    missed, twice = _legal_outside_candidates(np.concatenate(every), puz.params)
+    assert missed == 0 and twice == 0
+
+
 def test_bfs_with_and_without_keys_agree():
     puz = BlockPuzzle(CLASSIC, metric="path")
-    a = frontier_bfs(FNS, puz.params, puz.encode(), stop_at_goal=True, codec=CODEC)
+    a = frontier_bfs(FNS, puz.params, puz.encode(), stop_at_goal=True, ffns=FRONTIER)
     b = frontier_bfs(FNS, puz.params, puz.encode(), stop_at_goal=True)
     assert a.goal_depth == b.goal_depth == 81 and list(a.counts) == list(b.counts)
     assert np.array_equal(np.sort(a.last, axis=0), np.sort(b.last, axis=0))

@@ -48,7 +48,7 @@ import numpy as np
 
 from numba import njit
 
-from ..domain import ILLEGAL, Codec, DomainFns, domain_fn
+from ..domain import ILLEGAL, DomainFns, FrontierFns, domain_fn
 
 from ..errors import PuzzleError
 from ..search.statetable import find, new_table
@@ -99,6 +99,8 @@ BlockParams = namedtuple(
         "key_len",  # bytes of a key (the cells' code, then the heuristic byte if any)
         "code_enc",  # code_enc[cell code]: (bits << 8) | length for a piece's first cell, else 0
         "code_dec",  # code_dec[next 4 bits of a key]: (first cell code << 8) | length
+        "marks",  # uint8 scratch for listing candidate moves (zero between calls)
+        "marked",  # int64 scratch: what was marked
     ],
 )
 # Kernel helpers take the few arrays and numbers they need, not ``params``: a call passing a
@@ -302,6 +304,103 @@ def _no_unrank(r, p, state):
 @domain_fn
 def _no_rank_after(state, m, r, p):
     raise ValueError("block puzzles have no rank function: search them with whole states")
+
+
+# ---------------------------------------------------------------------------------------------
+# Candidate moves: only a piece next to an empty cell can move.
+# ---------------------------------------------------------------------------------------------
+
+
+@domain_fn
+def _mark(marks, marked, c, i):
+    if marks[i] == 0:
+        marks[i] = 1
+        marked[c] = i
+        return c + 1
+    return c
+
+
+@domain_fn
+def _candidates(state, p, out):
+    """The move numbers worth trying (a superset of the legal moves), written to ``out``;
+    returns how many. Any move first takes the piece (or pair of 1x1 pieces, in a relaxed
+    puzzle) one cell into an empty cell next to it; under the unit and straight metrics it also
+    keeps that direction, so only the actions in that direction are listed."""
+    n = p.n_cells
+    cols = p.cols
+    rows = p.rows
+    marks = p.marks
+    marked = p.marked
+    c = 0
+    for e in range(n):
+        if state[e] != EMPTY:
+            continue
+        r = e // cols
+        col = e - r * cols
+        for d in range(4):  # the piece at x, seen from e in direction d, moves the other way
+            if d == 0:
+                if r == 0:
+                    continue
+                x = e - cols
+            elif d == 1:
+                if r == rows - 1:
+                    continue
+                x = e + cols
+            elif d == 2:
+                if col == 0:
+                    continue
+                x = e - 1
+            else:
+                if col == cols - 1:
+                    continue
+                x = e + 1
+            v = state[x]
+            if v == EMPTY:
+                continue
+            if v == H_R or v == B_TR:
+                head = x - 1
+            elif v == V_B or v == B_BL:
+                head = x - cols
+            elif v == B_BR:
+                head = x - cols - 1
+            else:
+                head = x
+            go = d ^ 1
+            c = _mark(marks, marked, c, 4 * head + go)
+            if p.n_kinds > 1 and v == ONE:  # pairs of 1x1 pieces holding x
+                xc = x % cols
+                if xc + 1 < cols and state[x + 1] == ONE:
+                    c = _mark(marks, marked, c, 4 * (n + x) + go)
+                if xc > 0 and state[x - 1] == ONE:
+                    c = _mark(marks, marked, c, 4 * (n + x - 1) + go)
+                if x + cols < n and state[x + cols] == ONE:
+                    c = _mark(marks, marked, c, 4 * (2 * n + x) + go)
+                if x >= cols and state[x - cols] == ONE:
+                    c = _mark(marks, marked, c, 4 * (2 * n + x - cols) + go)
+    na = p.n_actions
+    k = 0
+    if p.metric == PATH:  # any displacement of each piece listed, once
+        for t in range(c):
+            marks[marked[t]] = 0
+        for t in range(c):
+            i = marked[t] >> 2
+            if marks[4 * i] == 0:
+                marks[4 * i] = 1
+                for a in range(na):
+                    out[k] = i * na + a
+                    k += 1
+        for t in range(c):
+            marks[4 * (marked[t] >> 2)] = 0
+        return k
+    reach = p.reach  # actions: direction-major, distances 1..reach
+    for t in range(c):
+        i = marked[t]
+        marks[i] = 0
+        first = (i >> 2) * na + (i & 3) * reach
+        for a in range(reach):
+            out[k] = first + a
+            k += 1
+    return k
 
 
 # ---------------------------------------------------------------------------------------------
@@ -596,8 +695,8 @@ def set_heuristic(state, p):
 
 
 FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _no_rank, _no_unrank, _no_rank_after)
-#: Compact keys for the frontier search's hash sets.
-CODEC = Codec(_pack, _unpack)
+#: Compact keys and candidate moves for the frontier search.
+FRONTIER = FrontierFns(_pack, _unpack, _candidates)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -790,7 +889,7 @@ class BlockPuzzle:
 
     name = "blocks"
     fns = FNS
-    codec = CODEC
+    ffns = FRONTIER
 
     def __init__(self, start, metric="straight", goal=None, rows=None, cols=None, relax=False,
                  pdb=None):
@@ -834,6 +933,8 @@ class BlockPuzzle:
             self.n_cells + 1, mv.shape[0], 1, self.rows, self.cols, self.n_cells, m, n_kinds,
             n_actions, reach, goal, mv, probe, *pdb_fields, scratch, scratch8,
             (self.key_bits + 7) // 8 + (pdb_fields[0] > 0), *code_tables(self.key_lengths),
+            np.zeros(4 * n_kinds * self.n_cells, dtype=np.uint8),
+            np.zeros(4 * n_kinds * self.n_cells, dtype=np.int64),
         )
 
     @property

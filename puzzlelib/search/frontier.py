@@ -8,9 +8,10 @@ and older layers can be dropped ("frontier search"): memory is a few layers, not
 space. Kept layers (``keep_all``) also give a shortest path, by following each state's parent
 in the layer before.
 
-States are stored as keys: a domain with a compact encoding passes its
-:class:`~puzzlelib.domain.Codec` (a 6x7 block puzzle's position in 7 bytes instead of 43);
-without one a state is its own key.
+States are stored as keys, and only the moves a domain lists as candidates are tried: a domain
+that offers them passes its :class:`~puzzlelib.domain.FrontierFns` (a 6x7 block puzzle's
+position in 7 bytes instead of 43, and a few dozen of its several hundred move numbers);
+without them a state is its own key and every move number is tried.
 
 The driver is a Python loop over layers (so progress can be shown and a caller can consume each
 layer: the pattern-database builder reads its images from it); the work of one layer is one
@@ -22,7 +23,7 @@ import time
 import numpy as np
 from numba import njit
 
-from ..domain import IDENTITY_CODEC, ILLEGAL
+from ..domain import ILLEGAL, PLAIN_FRONTIER
 from .statetable import find_hashed, grow_rows, hash_state, insert_hashed, new_table, path_to
 
 
@@ -45,12 +46,12 @@ class Layer:
 
 
 @njit
-def _first_layer(starts, codec, p, key_len):
+def _first_layer(starts, ffns, p, key_len):
     slots, pool = new_table(key_len, max(16, starts.shape[0]))
     key = np.empty(key_len, dtype=np.uint8)
     n = 0
     for i in range(starts.shape[0]):
-        codec.pack(starts[i], p, key)
+        ffns.pack(starts[i], p, key)
         h = hash_state(key)
         if find_hashed(slots, pool, key, h) < 0:
             slots, pool = insert_hashed(slots, pool, n, key, h)
@@ -59,15 +60,15 @@ def _first_layer(starts, codec, p, key_len):
 
 
 @njit
-def _unpack_rows(keys, codec, p):
+def _unpack_rows(keys, ffns, p):
     out = np.empty((keys.shape[0], p.state_len), dtype=np.uint8)
     for i in range(keys.shape[0]):
-        codec.unpack(keys[i], p, out[i])
+        ffns.unpack(keys[i], p, out[i])
     return out
 
 
 @njit
-def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, codec, p,
+def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ffns, p,
             stop_at_goal):
     """The next layer of ``cur``: returns (slots, pool, n, parent, move, goal index or -1).
     Parents and moves are 32-bit (a layer holds fewer than 2**31 states)."""
@@ -80,15 +81,18 @@ def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, co
     base = np.empty(p.state_len, dtype=np.uint8)
     buf = np.empty(p.state_len, dtype=np.uint8)
     key = np.empty(key_len, dtype=np.uint8)
+    cand = np.empty(p.n_moves, dtype=np.int64)
     for idx in range(n_cur):
         back = fns.inverse(cur_move[idx], p) if cur_move[idx] >= 0 else -1
-        codec.unpack(cur_pool[idx], p, base)
+        ffns.unpack(cur_pool[idx], p, base)
         for j in range(p.state_len):
             buf[j] = base[j]
-        for m in range(p.n_moves):
+        n_cand = ffns.candidates(base, p, cand)
+        for t in range(n_cand):
+            m = cand[t]
             if m == back or fns.step(buf, m, p) == ILLEGAL:
                 continue
-            codec.pack(buf, p, key)
+            ffns.pack(buf, p, key)
             h = hash_state(key)
             if (find_hashed(slots, pool, key, h) < 0 and find_hashed(cur_slots, cur_pool, key, h) < 0
                     and find_hashed(prev_slots, prev_pool, key, h) < 0):
@@ -107,17 +111,17 @@ def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, co
 
 
 @njit
-def _goal_in(pool, n, fns, codec, p):
+def _goal_in(pool, n, fns, ffns, p):
     buf = np.empty(p.state_len, dtype=np.uint8)
     for i in range(n):
-        codec.unpack(pool[i], p, buf)
+        ffns.unpack(pool[i], p, buf)
         if fns.is_goal(buf, p):
             return i
     return -1
 
 
 @njit
-def _bfs_in_one_call(starts, fns, codec, p, key_len, stop_at_goal, keep_all, max_depth):
+def _bfs_in_one_call(starts, fns, ffns, p, key_len, stop_at_goal, keep_all, max_depth):
     """The whole search in one compiled call (no progress, no per-layer callback): the same
     layers as :func:`frontier_bfs`, without a Python round trip per layer (0.2 ms each, which
     was half the time of the classic 4x5 puzzle's 167 layers).
@@ -125,7 +129,7 @@ def _bfs_in_one_call(starts, fns, codec, p, key_len, stop_at_goal, keep_all, max
     Returns (counts, deepest layer, goal depth or -1, moves, index of the start, peak bytes).
     With ``keep_all`` every layer is copied into one pool with global parent indices."""
     L = key_len
-    slots, pool, n = _first_layer(starts, codec, p, key_len)
+    slots, pool, n = _first_layer(starts, ffns, p, key_len)
     cur_slots, cur_pool, cur_n = slots, pool, n
     cur_move = np.full(n, -1, dtype=np.int32)
     prev_slots, prev_pool = new_table(L, 1)
@@ -140,13 +144,13 @@ def _bfs_in_one_call(starts, fns, codec, p, key_len, stop_at_goal, keep_all, max
     if keep_all:
         all_pool[:n] = pool[:n]
         n_all = n
-    goal = _goal_in(pool, n, fns, codec, p) if stop_at_goal else -1
+    goal = _goal_in(pool, n, fns, ffns, p) if stop_at_goal else -1
     goal_global = goal
     depth = 0
     peak = 0
     while goal < 0 and (max_depth < 0 or depth < max_depth):
         slots, pool, n, parent, move, goal = _expand(prev_slots, prev_pool, cur_slots, cur_pool,
-                                                     cur_n, cur_move, fns, codec, p, stop_at_goal)
+                                                     cur_n, cur_move, fns, ffns, p, stop_at_goal)
         if n == 0:
             break
         depth += 1
@@ -182,7 +186,7 @@ def _bfs_in_one_call(starts, fns, codec, p, key_len, stop_at_goal, keep_all, max
             while all_par[j] >= 0:
                 j = all_par[j]
             start_index = j
-    last = _unpack_rows(cur_pool[:cur_n], codec, p)
+    last = _unpack_rows(cur_pool[:cur_n], ffns, p)
     return counts[: depth + 1].copy(), last, goal_depth, moves, start_index, peak
 
 
@@ -206,30 +210,31 @@ class FrontierResult:
 
 
 def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=None,
-                 max_states=None, progress=None, on_layer=None, codec=None):
+                 max_states=None, progress=None, on_layer=None, ffns=None):
     """Breadth-first search from every row of ``starts`` (a 2-D ``uint8`` array of states).
 
     ``stop_at_goal``: stop at the first layer holding a goal and return a shortest path to it
     (layers are then all kept; otherwise only three at a time, unless ``keep_all``).
     ``progress(depth, layer_size, total)`` is called after each layer, ``on_layer(depth,
     keys)`` with each layer's keys (a view, valid during the call; the states themselves when
-    there is no ``codec``). ``max_states`` bounds the states held at once; passing it raises
-    :class:`MemoryError` with a message. ``codec``: the domain's compact keys
-    (:class:`~puzzlelib.domain.Codec`, with ``p.key_len``); the result's ``last`` holds states.
+    there is no ``ffns``). ``max_states`` bounds the states held at once; passing it raises
+    :class:`MemoryError` with a message. ``ffns``: the domain's compact keys (with
+    ``p.key_len``) and candidate moves (:class:`~puzzlelib.domain.FrontierFns`); the result's
+    ``last`` holds states either way.
     """
     t0 = time.perf_counter()
     starts = np.ascontiguousarray(np.atleast_2d(starts), dtype=np.uint8)
     keep_all = stop_at_goal if keep_all is None else keep_all
-    key_len = p.state_len if codec is None else int(p.key_len)
-    codec = IDENTITY_CODEC if codec is None else codec
+    key_len = p.state_len if ffns is None else int(p.key_len)
+    ffns = PLAIN_FRONTIER if ffns is None else ffns
     if progress is None and on_layer is None and max_states is None:
         counts, last, gd, mv, si, peak = _bfs_in_one_call(
-            starts, fns, codec, p, key_len, stop_at_goal, keep_all,
+            starts, fns, ffns, p, key_len, stop_at_goal, keep_all,
             -1 if max_depth is None else max_depth)
         found = gd >= 0
         return FrontierResult(counts, gd if found else None, [int(x) for x in mv] if found else None,
                               last, peak, time.perf_counter() - t0, si if found else None)
-    slots, pool, n = _first_layer(starts, codec, p, key_len)
+    slots, pool, n = _first_layer(starts, ffns, p, key_len)
     layers = [Layer(slots, pool, n, np.full(n, -1, dtype=np.int32), np.full(n, -1, dtype=np.int32))]
     counts = [n]
     held = n
@@ -238,7 +243,7 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
         on_layer(0, layers[0].keys)
     if progress is not None:
         progress(0, n, n)
-    goal = _goal_in(pool, n, fns, codec, p) if stop_at_goal else -1
+    goal = _goal_in(pool, n, fns, ffns, p) if stop_at_goal else -1
     empty_slots, empty_pool = new_table(key_len, 1)
     prev = None
     depth = 0
@@ -246,7 +251,7 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
         cur = layers[-1]
         ps, pp = (prev.slots, prev.pool) if prev is not None else (empty_slots, empty_pool)
         slots, pool, n, parent, move, goal = _expand(ps, pp, cur.slots, cur.pool, cur.n, cur.move,
-                                                     fns, codec, p, stop_at_goal)
+                                                     fns, ffns, p, stop_at_goal)
         depth += 1
         nxt = Layer(slots, pool, n, parent, move)
         if n == 0:
@@ -283,6 +288,6 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
             i = int(layer.parent[i])
         moves.reverse()
         start_index = i
-    last = _unpack_rows(layers[-1].keys, codec, p)
+    last = _unpack_rows(layers[-1].keys, ffns, p)
     return FrontierResult(np.array(counts, dtype=np.int64), goal_depth, moves,
                           last, peak, time.perf_counter() - t0, start_index)
