@@ -196,7 +196,7 @@ def _warm(kind, parallel=False, puz=None):
     elif kind == "bidir":
         _bidir_mod._bidirectional(start, goal, puz.fns, puz.params, 20, 1000)
     elif kind == "astar":
-        _astar_mod._astar(start, puz.fns, puz.params, 1, 1000)
+        _astar_mod.astar(start, puz.fns, puz.params, 1, 1000)
     else:
         raise ValueError(kind)
     _COMPILE_SECONDS[key] = time.perf_counter() - t0
@@ -450,7 +450,7 @@ def solve(
     else:  # astar, greedy
         comp = _warm(method, puz=puz)
         t0 = time.perf_counter()
-        status, path, stored, expanded, used = _astar_mod._astar(
+        status, path, stored, expanded, used = _astar_mod.astar(
             s, puz.fns, puz.params, 1 if method == "astar" else 0, max_states
         )
         seconds = time.perf_counter() - t0

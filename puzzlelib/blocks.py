@@ -59,7 +59,7 @@ def _warm(kind):
         frontier_bfs(FNS, tiny.params, tiny.encode(), stop_at_goal=True, ffns=FRONTIER)
         frontier_bfs(FNS, tiny.params, tiny.encode(), ffns=FRONTIER)
     elif kind == "astar":
-        _astar_mod._astar(tiny.encode(), FNS, tiny.params, 1, 100)
+        _astar_mod.astar(tiny.encode(), FNS, tiny.params, 1, 100, ffns=FRONTIER)
     else:
         _ida_mod.iterative_deepening(tiny.encode(), FNS, tiny.params, 0, False, 4)
     _COMPILED[kind] = time.perf_counter() - t0
@@ -174,7 +174,8 @@ def block_solve(board, goal=None, metric="straight", method="bfs", pdb=None, pro
         extra["memory_bytes"] = int(res.peak_bytes)
     elif method == "astar":
         t0 = time.perf_counter()
-        status, path, stored, expanded, used = _astar_mod._astar(s, FNS, puz.params, 1, max_states)
+        status, path, stored, expanded, used = _astar_mod.astar(s, FNS, puz.params, 1, max_states,
+                                                                ffns=FRONTIER)
         seconds = time.perf_counter() - t0
         if status == _astar_mod.STATE_LIMIT:
             raise SearchLimitError(f"A* stopped at {max_states:,} stored states "

@@ -15,7 +15,7 @@ status instead of swapping.
 import numpy as np
 from numba import njit
 
-from ..domain import ILLEGAL
+from ..domain import ILLEGAL, PLAIN_FRONTIER
 from .statetable import find, grow_rows, insert, new_table, path_to
 
 FOUND, EXHAUSTED, STATE_LIMIT = 0, 1, 2
@@ -72,12 +72,21 @@ def _heap_pop(keys, vals, n):
     return top
 
 
+def astar(start, fns, p, weight_g=1, max_states=50_000_000, ffns=None):
+    """A* (``weight_g = 1``) or greedy best-first search (0) from ``start``.
+
+    Returns (status, moves, states stored, nodes expanded, bytes used). ``ffns``: the domain's
+    compact keys and candidate moves (:class:`~puzzlelib.domain.FrontierFns`), if it has them."""
+    key_len = p.state_len if ffns is None else int(p.key_len)
+    ffns = PLAIN_FRONTIER if ffns is None else ffns
+    return _astar(start, fns, ffns, p, key_len, weight_g, max_states)
+
+
 @njit
-def _astar(start, fns, p, weight_g, max_states):
-    """Returns (status, moves, states stored, nodes expanded, bytes used)."""
+def _astar(start, fns, ffns, p, key_len, weight_g, max_states):
     L = p.state_len
     cap = 4096
-    slots, pool = new_table(L, cap)
+    slots, pool = new_table(key_len, cap)
     g = np.empty(cap, dtype=np.int64)
     h = np.empty(cap, dtype=np.int64)
     parent = np.empty(cap, dtype=np.int64)
@@ -85,7 +94,9 @@ def _astar(start, fns, p, weight_g, max_states):
     closed = np.zeros(cap, dtype=np.uint8)
     keys = np.empty(cap, dtype=np.int64)
     vals = np.empty(cap, dtype=np.int64)
-    slots, pool = insert(slots, pool, 0, start)
+    key = np.empty(key_len, dtype=np.uint8)
+    ffns.pack(start, p, key)
+    slots, pool = insert(slots, pool, 0, key)
     n = 1
     g[0] = 0
     h[0] = fns.heuristic(start, p)
@@ -95,6 +106,8 @@ def _astar(start, fns, p, weight_g, max_states):
     keys, vals = _heap_push(keys, vals, n_heap, _key(h[0], 0), 0)
     n_heap += 1
     buf = np.empty(L, dtype=np.uint8)
+    base = np.empty(L, dtype=np.uint8)
+    cand = np.empty(p.n_moves, dtype=np.int64)
     expanded = 0
     status = EXHAUSTED
     goal_idx = -1
@@ -104,20 +117,25 @@ def _astar(start, fns, p, weight_g, max_states):
         if closed[idx]:
             continue
         closed[idx] = 1
-        buf[:] = pool[idx]
-        if fns.is_goal(buf, p):
+        ffns.unpack(pool[idx], p, base)
+        if fns.is_goal(base, p):
             status = FOUND
             goal_idx = idx
             break
         expanded += 1
-        for m in range(p.n_moves):
-            if move[idx] >= 0 and m == fns.inverse(move[idx], p):
+        buf[:] = base
+        back = fns.inverse(move[idx], p) if move[idx] >= 0 else -1
+        n_cand = ffns.candidates(base, p, cand)
+        for t in range(n_cand):
+            m = cand[t]
+            if m == back:
                 continue  # straight back to the parent
             dh = fns.step(buf, m, p)
             if dh == ILLEGAL:
                 continue
             ng = g[idx] + 1
-            j = find(slots, pool, buf)
+            ffns.pack(buf, p, key)
+            j = find(slots, pool, key)
             if j < 0:
                 if n == g.shape[0]:
                     g = grow_rows(g, 2 * n)
@@ -125,13 +143,13 @@ def _astar(start, fns, p, weight_g, max_states):
                     parent = grow_rows(parent, 2 * n)
                     move = grow_rows(move, 2 * n)
                     closed = grow_rows(closed, 2 * n)
-                slots, pool = insert(slots, pool, n, buf)
+                slots, pool = insert(slots, pool, n, key)
                 j = n
                 n += 1
                 h[j] = h[idx] + dh
                 closed[j] = 0
             elif ng >= g[j]:
-                fns.step(buf, fns.inverse(m, p), p)
+                buf[:] = base  # back to the parent (cheaper than undoing the move)
                 continue
             g[j] = ng
             parent[j] = idx
@@ -139,7 +157,7 @@ def _astar(start, fns, p, weight_g, max_states):
             closed[j] = 0
             keys, vals = _heap_push(keys, vals, n_heap, _key(weight_g * ng + h[j], ng), j)
             n_heap += 1
-            fns.step(buf, fns.inverse(m, p), p)
+            buf[:] = base
         if n > max_states:
             status = STATE_LIMIT
             break
