@@ -4,10 +4,13 @@ instances; medians of repeated runs, compile time apart, all in one run.
 
     python -m benchmarks blocks [--repeat 7] [--random 10] [--csv FILE]
     python -m benchmarks blocks --start 6x7 [--csv FILE]
+    python -m benchmarks blocks --tables 6x7 --pdbs 36-0-0-f,30-0-3-f [--csv FILE]
 
 ``--start`` instead times BFS, and A* with the 36-0-0-f (6x7) or 50-0-0-f (7x8) PDB, on the
 designed start in ``data/blocks`` (BFS on the 6x7 start holds hundreds of millions of positions:
-several GiB and many minutes; progress is printed per layer).
+several GiB and many minutes; progress is printed per layer). ``--tables`` builds each named
+PDB for that start (no cache, so the build is timed) and times A* with it: document 004's
+Tables 2 and 3 on our starts.
 """
 
 import argparse
@@ -18,7 +21,9 @@ import statistics
 import time
 from pathlib import Path
 
-from puzzlelib.blocks import CLASSIC, block_layers, block_solve
+from puzzlelib.blocks import CLASSIC, block_layers, block_pdb, block_solve
+from puzzlelib.domains.blocks import FNS, FRONTIER, BlockPuzzle
+from puzzlelib.search.frontier import frontier_bfs
 
 from ._common import write_csv
 
@@ -28,7 +33,7 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "blocks"
 STARTS = {"6x7": ("start_6x7.txt", None, "36-0-0-f"), "7x8": ("start_7x8.txt", (6, 2), "50-0-0-f")}
 
 
-def designed_start(size, csv_path):
+def designed_start(size, csv_path, max_states=450_000_000):
     name, goal, pdb = STARTS[size]
     text = (DATA / name).read_text()
     t0 = time.perf_counter()
@@ -37,21 +42,69 @@ def designed_start(size, csv_path):
           f"(PDB {ast.extra['pdb_seconds']:.1f} s, first call {time.perf_counter() - t0:.1f} s)",
           flush=True)
     last = [time.perf_counter()]
+    t_bfs = time.perf_counter()
+    seen = [0, 0]
 
     def progress(depth, layer, total):
+        seen[:] = [depth, total]
         if time.perf_counter() - last[0] > 10 or depth % 10 == 0:
             last[0] = time.perf_counter()
-            print(f"  BFS depth {depth}: {layer:,} positions, {total:,} so far", flush=True)
+            print(f"  BFS depth {depth}: {layer:,} positions, {total:,} so far, "
+                  f"{time.perf_counter() - t_bfs:.0f} s", flush=True)
 
-    bfs = block_solve(text, goal=goal, method="bfs", max_states=2_000_000_000, progress=progress)
-    print(f"{size} start: BFS {bfs.length} moves, {bfs.seconds:.1f} s, {bfs.nodes:,} positions, "
-          f"{bfs.extra['memory_bytes'] / 2**30:.2f} GiB; A* {bfs.seconds / ast.seconds:.0f}x faster")
+    # Frontier search to the goal's depth, three layers held (the path would need them all:
+    # hundreds of millions of positions, more than this machine's memory).
+    puz = BlockPuzzle(text, goal=goal)
+    try:
+        bfs = frontier_bfs(FNS, puz.params, puz.encode(), stop_at_goal=True, keep_all=False,
+                           max_states=max_states, progress=progress, ffns=FRONTIER)
+    except MemoryError as e:  # a lower bound on BFS's time, then
+        secs = time.perf_counter() - t_bfs
+        print(f"{size} start: {e}; BFS had reached depth {seen[0]} ({seen[1]:,} positions) in "
+              f"{secs:.0f} s: A* is more than {secs / ast.seconds:.0f}x faster")
+        if csv_path:
+            write_csv(csv_path, HEADER, [[f"{size} start", "bfs", "", "", secs, seen[1], "",
+                                          f"stopped at depth {seen[0]}: over {max_states:,} states"],
+                                         _astar_row(size, pdb, ast)])
+        return 1
+    print(f"{size} start: BFS reaches the goal at depth {bfs.goal_depth} in {bfs.seconds:.1f} s, "
+          f"{bfs.total:,} positions, {bfs.peak_bytes / 2**30:.2f} GiB; "
+          f"A* {bfs.seconds / ast.seconds:.0f}x faster")
     if csv_path:
-        write_csv(csv_path, ["instance", "method", "pdb", "length", "seconds", "nodes", "memory_bytes"],
-                  [[f"{size} start", "bfs", "", bfs.length, bfs.seconds, bfs.nodes,
-                    bfs.extra["memory_bytes"]],
-                   [f"{size} start", "astar", pdb, ast.length, ast.seconds, ast.nodes,
-                    ast.extra["memory_bytes"]]])
+        write_csv(csv_path, HEADER, [[f"{size} start", "bfs", "", bfs.goal_depth, bfs.seconds,
+                                      bfs.total, bfs.peak_bytes, "finished"],
+                                     _astar_row(size, pdb, ast)])
+    return 0
+
+
+HEADER = ["instance", "method", "pdb", "length", "seconds", "nodes", "memory_bytes", "note"]
+
+
+def _astar_row(size, pdb, ast):
+    return [f"{size} start", "astar", pdb, ast.length, ast.seconds, ast.nodes,
+            ast.extra["memory_bytes"], "finished"]
+
+
+def tables(size, names, csv_path):
+    name, goal, _ = STARTS[size]
+    text = (DATA / name).read_text()
+    out = []
+    t0 = time.perf_counter()
+    block_pdb(CLASSIC, "14-0-0-f", cache=False)  # compile the build's kernels: not timed below
+    block_solve(CLASSIC, method="astar", pdb="14-0-0-f")
+    print(f"compile (PDB build, A*): {time.perf_counter() - t0:.1f} s", flush=True)
+    for pdb in names:
+        db = block_pdb(text, pdb, goal=goal, cache=False, progress=True)
+        print(f"{size} {pdb}: {db.patterns:,} patterns from {db.states:,} relaxed positions, "
+              f"built in {db.build_seconds:.1f} s", flush=True)
+        sol = block_solve(text, goal=goal, method="astar", pdb=pdb)  # the PDB now in memory
+        print(f"  A*: {sol.length} moves, {sol.seconds:.2f} s, {sol.nodes:,} expanded, "
+              f"h(start) {sol.extra['initial_h']}", flush=True)
+        out.append([f"{size} start", pdb, db.patterns, db.states, db.build_seconds, sol.length,
+                    sol.seconds, sol.nodes, sol.extra["initial_h"]])
+    if csv_path:
+        write_csv(csv_path, ["instance", "pdb", "patterns", "relaxed_positions", "build_s",
+                             "length", "astar_s", "astar_expanded", "h_start"], out)
     return 0
 
 
@@ -61,10 +114,14 @@ def main(argv):
     ap.add_argument("--random", type=int, default=10, help="random 6x7 instances (BFS and A*)")
     ap.add_argument("--csv")
     ap.add_argument("--start", choices=sorted(STARTS), help="BFS and A* on a designed start")
+    ap.add_argument("--tables", choices=sorted(STARTS), help="PDB builds and A* on a start")
+    ap.add_argument("--pdbs", default="", help="PDB names for --tables, joined by commas")
     args = ap.parse_args(argv)
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores")
     if args.start:
         return designed_start(args.start, args.csv)
+    if args.tables:
+        return tables(args.tables, [t for t in args.pdbs.split(",") if t], args.csv)
     rows = []
     t0 = time.perf_counter()
     first = block_layers(CLASSIC, metric="unit")
