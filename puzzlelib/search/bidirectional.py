@@ -21,11 +21,13 @@ from .statetable import (
     find,
     find_hashed,
     grow_rows,
+    has_room,
     hash_state,
     insert,
-    insert_hashed,
+    make_room,
     new_table,
     path_to,
+    put,
 )
 
 FOUND, NOT_WITHIN_DEPTH, STATE_LIMIT, EXHAUSTED = 0, 1, 2, 3
@@ -47,17 +49,20 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
             if fns.step(buf, m, p) == ILLEGAL:
                 continue
             h = hash_state(buf)
-            if find_hashed(slots, pool, buf, h) < 0:
-                if n == par.shape[0]:
-                    par = grow_rows(par, 2 * n)
-                    mov = grow_rows(mov, 2 * n)
-                slots, pool = insert_hashed(slots, pool, n, buf, h)
-                par[n] = idx
-                mov[n] = m
-                n += 1
-                j = find_hashed(other_slots, other_pool, buf, h)
-                if j >= 0:
-                    return slots, pool, par, mov, n, n - 1, j
+            if find_hashed(slots, pool, buf, h) >= 0:
+                continue
+            if n == par.shape[0]:
+                par = grow_rows(par, 2 * n)
+                mov = grow_rows(mov, 2 * n)
+            if not has_room(slots, pool, n, 1):
+                slots, pool = make_room(slots, pool, n, 1)
+            put(slots, pool, n, buf, h)
+            par[n] = idx
+            mov[n] = m
+            n += 1
+            j = find_hashed(other_slots, other_pool, buf, h)
+            if j >= 0:
+                return slots, pool, par, mov, n, n - 1, j
     return slots, pool, par, mov, n, -1, -1
 
 
