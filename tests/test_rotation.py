@@ -145,6 +145,19 @@ def test_exact_keys_a_shared_hash_is_not_a_match():
     assert find_hashed(slots, pool, b, h) == -1  # same hash, different state: no match
 
 
+@pytest.mark.parametrize("rows,cols", [(3, 8), (4, 8), (7, 8), (8, 8), (8, 7), (5, 6)])
+def test_step_turns_like_plain_python(rows, cols):
+    """Every operation against the plain turn (8 columns: the row-word path)."""
+    puz = RotationPuzzle(rows, cols)
+    rng = np.random.default_rng(rows * 10 + cols)
+    for _ in range(5):
+        s = rng.permutation(rows * cols).astype(np.uint8)
+        for m, (x, y) in enumerate(OPERATIONS):
+            t = s.copy()
+            puz.fns.step(t, m, puz.params)
+            assert (t + 1).tolist() == turn((s + 1).tolist(), rows, cols, x, y)
+
+
 def test_table_keeps_every_state_through_its_growth():
     """From 16 slots to 8,192: each doubling re-homes the entries from their tags."""
     rng = np.random.default_rng(5)
