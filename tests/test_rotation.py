@@ -14,7 +14,7 @@ import pytest
 from puzzlelib.api import rotation
 from puzzlelib.domains.rotation import OPERATIONS, RotationPuzzle, parse_contest_input
 from puzzlelib.errors import PuzzleError
-from puzzlelib.search.statetable import find_hashed, hash_state, insert, new_table
+from puzzlelib.search.statetable import find, find_hashed, hash_state, insert, new_table
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The contest's samples (data/instances_003_rotation.csv) as contest input text and answer.
@@ -143,6 +143,36 @@ def test_exact_keys_a_shared_hash_is_not_a_match():
     h = hash_state(a)
     assert find_hashed(slots, pool, a, h) == 0
     assert find_hashed(slots, pool, b, h) == -1  # same hash, different state: no match
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 8), (4, 8), (7, 8), (8, 8), (8, 7), (5, 6)])
+def test_step_turns_like_plain_python(rows, cols):
+    """Every operation against the plain turn (8 columns: the row-word path)."""
+    puz = RotationPuzzle(rows, cols)
+    rng = np.random.default_rng(rows * 10 + cols)
+    for _ in range(5):
+        s = rng.permutation(rows * cols).astype(np.uint8)
+        for m, (x, y) in enumerate(OPERATIONS):
+            t = s.copy()
+            puz.fns.step(t, m, puz.params)
+            assert (t + 1).tolist() == turn((s + 1).tolist(), rows, cols, x, y)
+
+
+def test_table_keeps_every_state_through_its_growth():
+    """From 16 slots to 8,192: each doubling re-homes the entries from their tags."""
+    rng = np.random.default_rng(5)
+    states = np.unique(rng.integers(0, 256, size=(3000, 9), dtype=np.uint8), axis=0)
+    slots, pool = new_table(9, 1)
+    for i, st in enumerate(states):
+        assert find(slots, pool, st) == -1
+        slots, pool = insert(slots, pool, i, st)
+    assert slots.shape[0] == 8192
+    for i, st in enumerate(states):
+        assert find(slots, pool, st) == i
+    other = rng.integers(0, 256, size=(200, 9), dtype=np.uint8)
+    known = {bytes(st) for st in states}
+    for st in other:
+        assert (find(slots, pool, st) >= 0) == (bytes(st) in known)
 
 
 def test_operation_is_its_own_inverse():

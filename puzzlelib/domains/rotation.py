@@ -9,15 +9,16 @@ is searched with whole states in hash sets (:mod:`puzzlelib.search.bidirectional
 Encoding used by the kernels: a ``uint8`` state of H*W bytes, cell by cell, holding the numbers
 minus one. Operation ``m`` is the sub-rectangle with corner ``(m // 2, m % 2)``; a 180-degree
 turn swaps each of its cells with the cell at the same place counted from the far corner, so
-it is stored as a list of cell pairs.
+it is stored as a list of cell pairs. On a grid 8 wide (the worst case, 8x8) each row is one
+64-bit word instead, and the turn is done a row at a time (:func:`_turn_rows`).
 """
 
+import sys
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
-from ..domain import DomainFns
+from ..domain import DomainFns, domain_fn
 from ..errors import PuzzleError
 
 MIN_SIDE, MAX_SIDE = 3, 8
@@ -37,8 +38,57 @@ RotationParams = namedtuple(
 )
 
 
-@njit(cache=True)
+#: Row words hold their first cell in the low byte (what :func:`_turn_rows` assumes).
+_LITTLE_ENDIAN = sys.byteorder == "little"
+_LOW_BYTE = np.uint64(0xFF)
+_HIGH_BYTE = np.uint64(0xFF00000000000000)
+
+
+@domain_fn
+def _reversed_bytes(v):
+    """The eight bytes of ``v`` in reverse order (LLVM makes this one ``bswap``)."""
+    return (((v & np.uint64(0xFF)) << np.uint64(56)) | ((v & np.uint64(0xFF00)) << np.uint64(40))
+            | ((v & np.uint64(0xFF0000)) << np.uint64(24))
+            | ((v & np.uint64(0xFF000000)) << np.uint64(8))
+            | ((v >> np.uint64(8)) & np.uint64(0xFF000000))
+            | ((v >> np.uint64(24)) & np.uint64(0xFF0000))
+            | ((v >> np.uint64(40)) & np.uint64(0xFF00)) | (v >> np.uint64(56)))
+
+
+@domain_fn
+def _turned_row(src, dst, y):
+    """Row word ``dst`` after the turn of 7 cells starting at column ``y`` (0 or 1): those
+    cells get row ``src``'s 7 cells in reverse order, the cell outside keeps its value."""
+    if y == 0:
+        return (_reversed_bytes(src) >> np.uint64(8)) | (dst & _HIGH_BYTE)
+    return (_reversed_bytes(src) << np.uint64(8)) | (dst & _LOW_BYTE)
+
+
+@domain_fn
+def _turn_rows(words, x, y, h):
+    """The 180-degree turn of the ``h`` x 7 rectangle at (x, y) on a grid of 8 columns held as
+    one word per row: row ``x + i`` gets row ``x + h - 1 - i`` reversed (measured with the
+    copy and the hash in the bidirectional search: 67 ns a move with cell pairs, 24 ns so;
+    the words written whole are also read whole by the hash, where the pairs' byte writes
+    stalled its word reads)."""
+    a = x
+    b = x + h - 1
+    while a < b:
+        wa = words[a]
+        wb = words[b]
+        words[a] = _turned_row(wb, wa, y)
+        words[b] = _turned_row(wa, wb, y)
+        a += 1
+        b -= 1
+    if a == b:
+        words[a] = _turned_row(words[a], words[a], y)
+
+
+@domain_fn
 def _step(state, m, p):
+    if p.cols == 8 and _LITTLE_ENDIAN:
+        _turn_rows(state.view(np.uint64), m >> 1, m & 1, p.rows - 1)
+        return 0
     for k in range(p.pairs.shape[1]):
         a = p.pairs[m, k, 0]
         b = p.pairs[m, k, 1]
@@ -48,12 +98,12 @@ def _step(state, m, p):
     return 0
 
 
-@njit(cache=True)
+@domain_fn
 def _inverse(m, p):
     return m  # turning by 180 degrees twice changes nothing
 
 
-@njit(cache=True)
+@domain_fn
 def _is_goal(state, p):
     for i in range(p.state_len):
         if state[i] != i:
@@ -61,22 +111,22 @@ def _is_goal(state, p):
     return True
 
 
-@njit(cache=True)
+@domain_fn
 def _heuristic(state, p):
     return 0
 
 
-@njit(cache=True)
+@domain_fn
 def _no_rank(state, p):
     raise ValueError("the rotation puzzle has no rank function: search it with whole states")
 
 
-@njit(cache=True)
+@domain_fn
 def _no_unrank(r, p, state):
     raise ValueError("the rotation puzzle has no rank function: search it with whole states")
 
 
-@njit(cache=True)
+@domain_fn
 def _no_rank_after(state, m, r, p):
     raise ValueError("the rotation puzzle has no rank function: search it with whole states")
 

@@ -21,43 +21,77 @@ from .statetable import (
     find,
     find_hashed,
     grow_rows,
+    has_room,
     hash_state,
     insert,
-    insert_hashed,
+    make_room,
     new_table,
     path_to,
+    prefetch,
+    put,
 )
 
 FOUND, NOT_WITHIN_DEPTH, STATE_LIMIT, EXHAUSTED = 0, 1, 2, 3
+
+
+#: Parents expanded together: their children are made and hashed first, then looked up in
+#: order (measured on the 8x8 rotation worst case, side by side: one parent at a time 76 ms,
+#: batches of 4 67 ms, of 16 or 64 65 ms).
+BATCH = 16
 
 
 @njit
 def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns, p):
     """Expand rows ``[lo, hi)`` of one side into its next layer, checking each new state
     against the other side. Returns the side's (possibly grown) arrays, its new size, and the
-    meeting as (row on this side, row on the other side), or (-1, -1)."""
-    buf = np.empty(p.state_len, dtype=np.uint8)
-    for idx in range(lo, hi):
-        back = fns.inverse(mov[idx], p) if par[idx] >= 0 else -1
-        for m in range(p.n_moves):
-            if m == back:
-                continue  # never straight back
-            for j in range(p.state_len):  # a fresh copy of the parent (cheaper than undoing)
-                buf[j] = pool[idx, j]
-            if fns.step(buf, m, p) == ILLEGAL:
+    meeting as (row on this side, row on the other side), or (-1, -1).
+
+    Children are handled in batches of :data:`BATCH` parents, in the same order as one at a
+    time, so the result is the same. Making a batch's children apart from looking them up lets
+    the processor overlap the lookups' cache misses (each table is megabytes), and the other
+    side's slots are prefetched while the children are made. Prefetching this side's slots
+    too was slower (78 ms against 65 on the 8x8 worst case, repeatedly; not understood)."""
+    L = p.state_len
+    cap = BATCH * p.n_moves
+    kids = np.empty((cap, L), dtype=np.uint8)
+    kid_h = np.empty(cap, dtype=np.uint64)
+    kid_par = np.empty(cap, dtype=np.int64)
+    kid_mov = np.empty(cap, dtype=np.int64)
+    idx = lo
+    while idx < hi:
+        k = 0  # make, hash and prefetch the children of the next BATCH parents
+        for parent in range(idx, min(idx + BATCH, hi)):
+            back = fns.inverse(mov[parent], p) if par[parent] >= 0 else -1
+            for m in range(p.n_moves):
+                if m == back:
+                    continue  # never straight back
+                for j in range(L):  # a fresh copy of the parent (cheaper than undoing)
+                    kids[k, j] = pool[parent, j]
+                if fns.step(kids[k], m, p) == ILLEGAL:
+                    continue
+                h = hash_state(kids[k])
+                prefetch(other_slots, h)
+                kid_h[k] = h
+                kid_par[k] = parent
+                kid_mov[k] = m
+                k += 1
+        idx = min(idx + BATCH, hi)
+        for c in range(k):  # then look them up, in order
+            h = kid_h[c]
+            if find_hashed(slots, pool, kids[c], h) >= 0:
                 continue
-            h = hash_state(buf)
-            if find_hashed(slots, pool, buf, h) < 0:
-                if n == par.shape[0]:
-                    par = grow_rows(par, 2 * n)
-                    mov = grow_rows(mov, 2 * n)
-                slots, pool = insert_hashed(slots, pool, n, buf, h)
-                par[n] = idx
-                mov[n] = m
-                n += 1
-                j = find_hashed(other_slots, other_pool, buf, h)
-                if j >= 0:
-                    return slots, pool, par, mov, n, n - 1, j
+            if n == par.shape[0]:
+                par = grow_rows(par, 2 * n)
+                mov = grow_rows(mov, 2 * n)
+            if not has_room(slots, pool, n, 1):
+                slots, pool = make_room(slots, pool, n, 1)
+            put(slots, pool, n, kids[c], h)
+            par[n] = kid_par[c]
+            mov[n] = kid_mov[c]
+            n += 1
+            j = find_hashed(other_slots, other_pool, kids[c], h)
+            if j >= 0:
+                return slots, pool, par, mov, n, n - 1, j
     return slots, pool, par, mov, n, -1, -1
 
 
