@@ -16,7 +16,17 @@ import numpy as np
 from numba import njit
 
 from ..domain import ILLEGAL, PLAIN_FRONTIER
-from .statetable import find, grow_rows, insert, new_table, path_to
+from .statetable import (
+    find_hashed,
+    grow_rows,
+    has_room,
+    hash_state,
+    insert,
+    make_room,
+    new_table,
+    path_to,
+    put,
+)
 
 FOUND, EXHAUSTED, STATE_LIMIT = 0, 1, 2
 
@@ -135,7 +145,8 @@ def _astar(start, fns, ffns, p, key_len, weight_g, max_states):
                 continue
             ng = g[idx] + 1
             ffns.pack(buf, p, key)
-            j = find(slots, pool, key)
+            hk = hash_state(key)
+            j = find_hashed(slots, pool, key, hk)
             if j < 0:
                 if n == g.shape[0]:
                     g = grow_rows(g, 2 * n)
@@ -143,7 +154,9 @@ def _astar(start, fns, ffns, p, key_len, weight_g, max_states):
                     parent = grow_rows(parent, 2 * n)
                     move = grow_rows(move, 2 * n)
                     closed = grow_rows(closed, 2 * n)
-                slots, pool = insert(slots, pool, n, key)
+                if not has_room(slots, pool, n, 1):
+                    slots, pool = make_room(slots, pool, n, 1)
+                put(slots, pool, n, key, hk)
                 j = n
                 n += 1
                 h[j] = h[idx] + dh

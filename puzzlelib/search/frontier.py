@@ -24,7 +24,17 @@ import numpy as np
 from numba import njit
 
 from ..domain import ILLEGAL, PLAIN_FRONTIER
-from .statetable import find_hashed, grow_rows, hash_state, insert_hashed, new_table, path_to
+from .statetable import (
+    find_hashed,
+    grow_rows,
+    has_room,
+    hash_state,
+    insert_hashed,
+    make_room,
+    new_table,
+    path_to,
+    put,
+)
 
 
 class Layer:
@@ -99,7 +109,9 @@ def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ff
                 if n == parent.shape[0]:
                     parent = grow_rows(parent, 2 * n)
                     move = grow_rows(move, 2 * n)
-                slots, pool = insert_hashed(slots, pool, n, key, h)
+                if not has_room(slots, pool, n, 1):  # (growing only here: see statetable)
+                    slots, pool = make_room(slots, pool, n, 1)
+                put(slots, pool, n, key, h)
                 parent[n] = idx
                 move[n] = m
                 n += 1
