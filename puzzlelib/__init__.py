@@ -16,6 +16,8 @@ The public API is small:
 Command line: ``python -m puzzlelib --help``.
 """
 
+# first, before any kernel is defined: where numba caches compiled code (see the module)
+from . import _numba_cache  # noqa: F401, I001
 from .api import (Batch, Layers, RotationResult, Solution, compile_seconds, layers, rotation,
                   solve, solve_many)
 from .blocks import BlockLayers, BlockSolution, block_layers, block_pdb, block_solve

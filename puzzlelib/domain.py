@@ -18,7 +18,8 @@ are written once and only ever call the domain's jitted functions, bundled in a
     An admissible lower bound on the moves left (0 for uninformed search).
 ``rank(state, params) -> int`` and ``unrank(r, params, state)``
     A minimal perfect hash of the reachable positions onto ``0..n_ranks-1`` and its inverse
-    (only needed by the table-based searches).
+    (only needed by the table-based searches; a domain with none passes :func:`no_rank`,
+    :func:`no_unrank` and :func:`no_rank_after`).
 ``rank_after(state, m, r, params) -> int``
     The rank of ``state`` just reached by move ``m`` from the position of rank ``r``. Equal to
     ``rank(state, params)``; a domain that can do better from the parent's rank (sliding tiles:
@@ -72,6 +73,22 @@ DomainFns = namedtuple(
 #: (2026-11-22): a pattern-database move 520 ns -> 83 ns; calls that LLVM inlines were already
 #: free of it.
 domain_fn = njit(cache=True, _nrt=False)
+
+@domain_fn
+def no_rank(state, params):
+    """For domains with no perfect hash (they are searched on whole states)."""
+    raise ValueError("this puzzle has no rank function: search it with whole states")
+
+
+@domain_fn
+def no_unrank(r, params, state):
+    raise ValueError("this puzzle has no rank function: search it with whole states")
+
+
+@domain_fn
+def no_rank_after(state, m, r, params):
+    raise ValueError("this puzzle has no rank function: search it with whole states")
+
 
 FrontierFns = namedtuple("FrontierFns", ["pack", "unpack", "candidates"])
 

@@ -48,7 +48,7 @@ import numpy as np
 
 from numba import njit
 
-from ..domain import ILLEGAL, DomainFns, FrontierFns, domain_fn
+from ..domain import ILLEGAL, DomainFns, FrontierFns, domain_fn, no_rank, no_rank_after, no_unrank
 
 from ..errors import PuzzleError
 from ..search.statetable import find, new_table
@@ -289,21 +289,6 @@ def _heuristic(state, p):
     if p.n_pdbs == 0:
         return 0
     return np.int64(state[p.n_cells])
-
-
-@domain_fn
-def _no_rank(state, p):
-    raise ValueError("block puzzles have no rank function: search them with whole states")
-
-
-@domain_fn
-def _no_unrank(r, p, state):
-    raise ValueError("block puzzles have no rank function: search them with whole states")
-
-
-@domain_fn
-def _no_rank_after(state, m, r, p):
-    raise ValueError("block puzzles have no rank function: search them with whole states")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -694,7 +679,7 @@ def set_heuristic(state, p):
     state[p.n_cells] = _pdb_heuristic(state, p) if p.n_pdbs > 0 else 0
 
 
-FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _no_rank, _no_unrank, _no_rank_after)
+FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, no_rank, no_unrank, no_rank_after)
 #: Compact keys and candidate moves for the frontier search.
 FRONTIER = FrontierFns(_pack, _unpack, _candidates)
 

@@ -18,7 +18,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..domain import DomainFns, domain_fn
+from ..domain import DomainFns, domain_fn, no_rank, no_rank_after, no_unrank
 from ..errors import PuzzleError
 
 MIN_SIDE, MAX_SIDE = 3, 8
@@ -116,22 +116,7 @@ def _heuristic(state, p):
     return 0
 
 
-@domain_fn
-def _no_rank(state, p):
-    raise ValueError("the rotation puzzle has no rank function: search it with whole states")
-
-
-@domain_fn
-def _no_unrank(r, p, state):
-    raise ValueError("the rotation puzzle has no rank function: search it with whole states")
-
-
-@domain_fn
-def _no_rank_after(state, m, r, p):
-    raise ValueError("the rotation puzzle has no rank function: search it with whole states")
-
-
-FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, _no_rank, _no_unrank, _no_rank_after)
+FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, no_rank, no_unrank, no_rank_after)
 
 
 def parse_grid(grid, rows=None, cols=None):
