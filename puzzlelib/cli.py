@@ -105,10 +105,14 @@ def _print_solution(sol):
     print(f"search: {sol.seconds:.4f} s (compile {sol.compile_seconds:.2f} s)")
 
 
-def _print_layers(lay):
+def _print_counts(lay):
     print("depth  positions")
     for d, c in enumerate(lay.counts):
         print(f"{d:5d}  {c:,}")
+
+
+def _print_layers(lay):
+    _print_counts(lay)
     print(f"total: {lay.total:,}; greatest depth {lay.max_depth}, {lay.n_farthest} position(s):")
     for b in lay.farthest[:20]:
         print("  " + " ".join(map(str, b)))
@@ -152,9 +156,7 @@ def _print_block_solution(sol):
 
 
 def _print_block_layers(lay):
-    print("depth  positions")
-    for d, c in enumerate(lay.counts):
-        print(f"{d:5d}  {c:,}")
+    _print_counts(lay)
     print(f"total: {lay.total:,}; greatest depth {lay.max_depth}, {lay.n_farthest} position(s)")
     for b in lay.farthest[:3]:
         print(b + "\n")
