@@ -230,6 +230,25 @@ def _progress_bar(total, enabled, desc):
     return bar, update
 
 
+def _deepening_progress(progress, desc):
+    """``(bar, report)`` for iterative deepening, which calls ``report(bound, nodes so far)``
+    after each pass: a callable ``progress`` is that report itself (no bar); a true one gives
+    a tqdm bar of nodes with the last bound done; else ``(None, None)``."""
+    if callable(progress):
+        return None, progress
+    if not progress:
+        return None, None
+    from tqdm.auto import tqdm
+
+    bar = tqdm(desc=desc, unit=" nodes", unit_scale=True, leave=False, mininterval=1.0)
+
+    def report(bound, so_far):
+        bar.update(so_far - bar.n)
+        bar.set_description(f"{desc}: bound {bound} done", refresh=False)
+
+    return bar, report
+
+
 def _auto_progress(progress, n):
     return n >= 20_000_000 if progress is None else bool(progress)
 
@@ -413,17 +432,7 @@ def solve(
         comp = _warm(method, parallel, puz=puz)
         # every solution has the parity of the blank's distance to its goal cell
         bound0 = _blank_distance(puz, start_arr) % 2
-        bar = report = None
-        if progress:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(desc=f"{method}", unit=" nodes", unit_scale=True, leave=False,
-                       mininterval=1.0)
-
-            def report(bound, so_far):
-                bar.update(so_far - bar.n)
-                bar.set_description(f"{method}: bound {bound} done", refresh=False)
-
+        bar, report = _deepening_progress(progress, method)
         saved = numba.get_num_threads()
         numba.set_num_threads(n_threads)
         try:

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from . import blockpdb as _bpdb
-from .api import _progress_bar
+from .api import _deepening_progress, _progress_bar
 from .domain import ILLEGAL
 from .domains.blocks import FRONTIER, FNS, MV_INV, BlockPuzzle, render
 from .errors import PuzzleError, SearchLimitError
@@ -61,7 +61,7 @@ def _warm(kind):
     elif kind == "astar":
         _astar_mod.astar(tiny.encode(), FNS, tiny.params, 1, 100, ffns=FRONTIER)
     else:
-        _ida_mod.iterative_deepening(tiny.encode(), FNS, tiny.params, 0, False, 4)
+        _ida_mod.iterative_deepening(tiny.encode(), FNS, tiny.params, 0, False, 4, ffns=FRONTIER)
     _COMPILED[kind] = time.perf_counter() - t0
     return _COMPILED[kind]
 
@@ -185,10 +185,23 @@ def block_solve(board, goal=None, metric="straight", method="bfs", pdb=None, pro
         extra["memory_bytes"] = int(used)
         moves = [int(m) for m in path] if status == _astar_mod.FOUND else None
     else:
-        t0 = time.perf_counter()
-        status, length, _, nodes, path, iterations, first = _ida_mod.iterative_deepening(
-            s, FNS, puz.params, 0, False, max_bound)
-        seconds = time.perf_counter() - t0
+        if callable(progress):  # called as for the layers: (bound, nodes of the pass, in all)
+            bar, done = None, [0]
+
+            def report(bound, so_far):
+                progress(bound, so_far - done[0], so_far)
+                done[0] = so_far
+        else:
+            bar, report = _deepening_progress(progress, "IDA*")
+        try:
+            t0 = time.perf_counter()
+            status, length, _, nodes, path, iterations, first = _ida_mod.iterative_deepening(
+                s, FNS, puz.params, 0, False, max_bound, progress=report, ffns=FRONTIER)
+            seconds = time.perf_counter() - t0
+        finally:
+            if bar is not None:
+                bar.refresh()
+                bar.close()
         nodes = int(nodes)
         extra["iterations"] = int(iterations)
         moves = [int(m) for m in path] if status == _ida_mod.FOUND else None

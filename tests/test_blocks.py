@@ -365,6 +365,31 @@ def test_idastar_agrees_with_bfs_near_the_goal(metric):
     assert ida.nodes < plain.nodes
 
 
+@pytest.mark.parametrize("metric", METRICS)
+def test_idastar_candidates_search_the_same_tree(metric):
+    # with candidate moves and children made on copies, every pass must see the tree that
+    # trying every move number and undoing sees: counting all optimal solutions makes the
+    # node count independent of the order the children are tried in
+    from puzzlelib.search.idastar import iterative_deepening
+
+    full = block_solve(CLASSIC, metric=metric, method="bfs").boards()
+    for back in (7, 12):
+        puz = BlockPuzzle(full[-back], metric=metric, goal="3,1")
+        puz.with_heuristic(blockpdb.heuristic_fields(
+            [blockpdb.block_pdb(puz, "12-1-0-f", cache=False)], puz.rows, puz.cols))
+        s = puz.encode()
+        plain = iterative_deepening(s, FNS, puz.params, 0, True, 40)
+        cand = iterative_deepening(s, FNS, puz.params, 0, True, 40, ffns=FRONTIER)
+        assert plain[1] == cand[1] == back - 1  # length
+        assert plain[2] == cand[2] >= 1  # optimal solutions
+        assert plain[3] == cand[3]  # nodes
+        assert np.array_equal(s, puz.encode())  # the start is left as it was
+        t = s.copy()
+        for m in cand[4]:
+            assert FNS.step(t, m, puz.params) != ILLEGAL
+        assert puz.is_goal(t)
+
+
 def test_partial_keep_takes_the_least_over_choices():
     # 8-1-2-f keeps 2 of the classic's four 2x1 pieces: the kernel's value must be the least
     # over the 6 choices, each looked up by hand here

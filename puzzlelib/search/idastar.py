@@ -32,13 +32,21 @@ SPLIT_MIN_NODES = 1 << 20
 
 
 @njit
-def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budget):
+def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, ffns=None):
     """One depth-first pass below ``bound`` from a state ``g0`` moves deep, reached by move
     ``last`` (-1 at the root). ``state`` is restored on return.
+
+    Without ``ffns`` every move number is tried and a move is undone by its inverse (the
+    sliding-tile hot loop). With a domain's :class:`~puzzlelib.domain.FrontierFns` (block
+    puzzles: hundreds of move numbers, a few dozen worth trying, and a heuristic looked up in
+    pattern databases) see :func:`_dfs_bounded_candidates`.
 
     Returns (solutions found, nodes generated, smallest f over the bound, first solution length
     counted from this state). The first solution's moves are left in ``path``.
     """
+    if ffns is not None:
+        return _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
+                                       node_budget, ffns)
     n_moves = p.n_moves
     bound -= g0  # from here on, depths count from this state
     max_depth = bound
@@ -103,6 +111,81 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
         depth += 1
         next_move[depth] = 0
         hs[depth] = h
+    return solutions, nodes, over, first_len
+
+
+@njit
+def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path, node_budget,
+                            ffns):
+    """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.domain.FrontierFns`: each
+    state's candidate moves are listed once when it is entered, and a child is made on a copy
+    of its parent (one row per depth) instead of in place, so nothing is ever undone. Undoing a
+    block-puzzle move would look the pattern databases up again; a copy is a few dozen bytes.
+    Same results as :func:`_dfs_bounded`; the children are tried in the candidates' order."""
+    L = p.state_len
+    bound -= g0
+    max_depth = bound
+    if bound == 0:
+        if h0 == 0 and fns.is_goal(state, p):
+            return 1, 0, np.int64(1) << 62, 0
+        return 0, 0, np.int64(g0 + 1), -1
+    rows = np.empty((max_depth + 1, L), dtype=np.uint8)
+    cand = np.empty((max_depth + 1, p.n_moves), dtype=np.int64)
+    n_cand = np.zeros(max_depth + 1, dtype=np.int64)
+    next_i = np.zeros(max_depth + 1, dtype=np.int64)
+    hs = np.empty(max_depth + 1, dtype=np.int64)
+    moves = np.empty(max_depth + 1, dtype=np.int64)
+    for j in range(L):
+        rows[0, j] = state[j]
+    hs[0] = h0
+    n_cand[0] = ffns.candidates(rows[0], p, cand[0])
+    solutions = 0
+    first_len = -1
+    nodes = 0
+    over = np.int64(1) << 62
+    depth = 0
+    while depth >= 0:
+        i = next_i[depth]
+        if i == n_cand[depth]:
+            depth -= 1  # nothing to undo: the parent's row is untouched
+            continue
+        next_i[depth] = i + 1
+        m = cand[depth, i]
+        prev = moves[depth - 1] if depth > 0 else last
+        if prev >= 0 and m == fns.inverse(prev, p):
+            continue  # never undo the last move
+        child = rows[depth + 1]  # (depth < bound: a state at the bound is never entered)
+        for j in range(L):
+            child[j] = rows[depth, j]
+        dh = fns.step(child, m, p)
+        if dh == ILLEGAL:
+            continue
+        nodes += 1
+        g = depth + 1
+        h = hs[depth] + dh
+        f = g + h
+        if f > bound:
+            if f + g0 < over:
+                over = f + g0
+            continue
+        moves[depth] = m
+        if g == bound:
+            if h == 0 and fns.is_goal(child, p):
+                solutions += 1
+                if first_len < 0:
+                    first_len = g
+                    path[:g] = moves[:g]
+                if not count_all:
+                    return solutions, nodes, over, first_len
+            elif bound + 1 + g0 < over:
+                over = bound + 1 + g0  # children would have g > bound
+            continue
+        if node_budget > 0 and nodes >= node_budget:
+            return solutions, -nodes, over, first_len
+        depth += 1
+        next_i[depth] = 0
+        hs[depth] = h
+        n_cand[depth] = ffns.candidates(rows[depth], p, cand[depth])
     return solutions, nodes, over, first_len
 
 
@@ -218,12 +301,14 @@ def next_bound(bound, over, step):
 
 
 def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
-                        parallel=False, progress=None):
+                        parallel=False, progress=None, ffns=None):
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
     (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
     whole steps. ``parallel``: share each pass's subtrees among numba's threads (ignored with a
     node limit, and for a pass that follows one of fewer than :data:`SPLIT_MIN_NODES` nodes).
-    ``progress(bound, nodes so far)`` is called after each pass.
+    ``progress(bound, nodes so far)`` is called after each pass. ``ffns``: the domain's
+    :class:`~puzzlelib.domain.FrontierFns`, if it has any worth using (candidate moves; the
+    passes then run on one thread).
 
     Returns (status, length, solutions, nodes, path, iterations, first bound)."""
     state = start.copy()
@@ -237,12 +322,13 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     last = 0  # nodes of the last pass
     while bound <= max_bound:
         iterations += 1
-        if parallel and node_limit == 0 and bound >= SPLIT_MIN_BOUND and last >= SPLIT_MIN_NODES:
+        if (parallel and ffns is None and node_limit == 0 and bound >= SPLIT_MIN_BOUND
+                and last >= SPLIT_MIN_NODES):
             sols, n, over, length = _split_pass(state, h0, bound, fns, p, count_all, path)
         else:
             budget = node_limit - nodes if node_limit > 0 else 0
             sols, n, over, length = _dfs_bounded(
-                state, h0, 0, -1, bound, fns, p, count_all, path, budget
+                state, h0, 0, -1, bound, fns, p, count_all, path, budget, ffns
             )
         if n < 0:
             return NODE_LIMIT, -1, 0, nodes - n, path[:0], iterations, first
