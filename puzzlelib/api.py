@@ -135,7 +135,8 @@ _COMPILE_SECONDS = {}
 
 #: Methods that share one kernel share its compile time.
 _KERNEL_OF = {"bfs": "layered", "layers": "layered", "layered": "layered", "iddfs": "deepening",
-              "idastar": "deepening", "astar": "astar", "greedy": "astar", "bidir": "bidir"}
+              "idastar": "deepening", "astar": "astar", "greedy": "astar", "bidir": "bidir_table",
+              "bidir_table": "bidir_table", "bidir_states": "bidir"}
 
 
 #: A tiny board for each hash variant, to compile its kernels on (same numba types as any
@@ -195,6 +196,8 @@ def _warm(kind, parallel=False, puz=None):
             _ida_mod.iterative_deepening(start, puz.fns, puz.params, 0, True, 20)
     elif kind == "bidir":
         _bidir_mod._bidirectional(start, goal, puz.fns, puz.params, 20, 1000)
+    elif kind == "bidir_table":
+        _bidir_mod._bidirectional_table(start, goal, puz.fns, puz.params, puz.n_ranks, 20, 1000)
     elif kind == "astar":
         _astar_mod.astar(start, puz.fns, puz.params, 1, 1000)
     else:
@@ -205,7 +208,8 @@ def _warm(kind, parallel=False, puz=None):
 
 def compile_seconds(method):
     """Seconds spent compiling ``method``'s kernels in this process (compiling them now if
-    needed)."""
+    needed), for the 8-puzzle's kind of board (``bidir``: the kernel over distance tables;
+    ``bidir_states``: the one over whole states, for boards without a usable perfect hash)."""
     return _warm(method)
 
 
@@ -328,6 +332,39 @@ def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT, thre
 # solve
 # ---------------------------------------------------------------------------------------------
 
+#: Bidirectional search runs over two distance tables (one byte a position per side, see
+#: :func:`~puzzlelib.search.bidirectional._bidirectional_table`) when the board's perfect hash
+#: has at most this many positions, else over hash sets of whole states. 2**24 positions are
+#: two tables of 16 MiB: filling them costs a few milliseconds, less than a hash-set search
+#: that goes a fair way, and nothing near the memory of a machine. Above it the tables'
+#: set-up would outweigh short searches and their memory would grow without bound (4x4 with
+#: distinct tiles: 10**13 positions), while the hash sets only hold what the search stores.
+BIDIR_TABLE_MAX_RANKS = 1 << 24
+
+
+def _bidir_table_ranks(puz):
+    """``puz.n_ranks`` when bidirectional search should use two distance tables: the board has
+    a perfect hash (not one too large for 64 bits), at most :data:`BIDIR_TABLE_MAX_RANKS`
+    positions and both tables fit in the memory available (:mod:`puzzlelib.memory`). Else
+    None: search on whole states, as for puzzles without a perfect hash."""
+    if puz.hash != "perfect" or puz.fns is _sliding.FNS_MULTISET_LONG:
+        # (the long multiset rank allocates its per-class counts inside a domain function,
+        # which is compiled without reference counting, and does not compile: method "bfs"
+        # fails on such boards too; bidirectional search never needs a rank on whole states)
+        return None
+    try:
+        n = puz.n_ranks
+    except PuzzleError:  # too many positions to rank in 64 bits
+        return None
+    if n > BIDIR_TABLE_MAX_RANKS:
+        return None
+    try:
+        memory.check_fits(2 * n, f"the two {puz.size} distance tables of bidirectional search")
+    except PuzzleError:
+        return None
+    return n
+
+
 
 def solve(
     start,
@@ -409,11 +446,19 @@ def solve(
             bar.close()
         extra["counts"] = counts
     elif method == "bidir":
-        comp = _warm("bidir", puz=puz)
-        t0 = time.perf_counter()
-        status, path, ends_f, ends_b, used = _bidir_mod._bidirectional(
-            s, g, puz.fns, puz.params, max_bound, max_states
-        )
+        n_table = _bidir_table_ranks(puz)
+        if n_table is not None:
+            comp = _warm("bidir_table", puz=puz)
+            t0 = time.perf_counter()
+            status, path, ends_f, ends_b, used = _bidir_mod._bidirectional_table(
+                s, g, puz.fns, puz.params, n_table, max_bound, max_states
+            )
+        else:
+            comp = _warm("bidir_states", puz=puz)
+            t0 = time.perf_counter()
+            status, path, ends_f, ends_b, used = _bidir_mod._bidirectional(
+                s, g, puz.fns, puz.params, max_bound, max_states
+            )
         seconds = time.perf_counter() - t0
         if status == _bidir_mod.STATE_LIMIT:
             raise SearchLimitError(

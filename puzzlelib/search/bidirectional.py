@@ -8,15 +8,23 @@ Why the first meeting is optimal: while no meeting has been seen with the sides 
 depths ``a`` and ``b``, every path is longer than ``a + b``. Expanding one side to ``a + 1``, a
 meeting costs at most ``a + 1 + b``, which is then the shortest possible.
 
-Both sides store whole states (see :mod:`.statetable`), so the search needs no perfect hash and
-works on spaces far too large to rank. ``max_depth`` caps ``a + b``; moves must be reversible
-(``inverse``) so the backward side can use the same move generator.
+Two kernels, same rule, same order, same results (statuses, layer ends, stored count, path):
+
+- :func:`_bidirectional` stores whole states in hash sets (see :mod:`.statetable`), so the
+  search needs no perfect hash and works on spaces far too large to rank (4x4 boards and
+  larger, the rotation puzzle);
+- :func:`_bidirectional_table`, for domains with a perfect hash small enough to tabulate, marks
+  each side's positions in a ``uint8`` distance table indexed by rank: a lookup is one byte
+  (the 8-puzzle's start: 0.8 ms against 3.0 ms with hash sets).
+
+``max_depth`` caps ``a + b``; moves must be reversible (``inverse``) so the backward side can
+use the same move generator.
 """
 
 import numpy as np
 from numba import njit
 
-from ..domain import ILLEGAL
+from ..domain import ILLEGAL, UNSEEN
 from .statetable import (
     find,
     find_hashed,
@@ -96,6 +104,25 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
 
 
 @njit
+def _after_layer(meet_f, stored, max_states):
+    """The search's status after a layer: found at a meeting, else stopped once more than
+    ``max_states`` states are stored, else going on."""
+    if meet_f >= 0:
+        return FOUND
+    return STATE_LIMIT if stored > max_states else NOT_WITHIN_DEPTH
+
+
+@njit
+def _root_ends(max_depth):
+    """Each side's layer ends (``ends[k]``: states of depth ``<= k``), the root alone so far."""
+    ends_f = np.zeros(max_depth + 2, dtype=np.int64)
+    ends_b = np.zeros(max_depth + 2, dtype=np.int64)
+    ends_f[0] = 1
+    ends_b[0] = 1
+    return ends_f, ends_b
+
+
+@njit
 def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False):
     """Returns (status, moves, layer ends forward, layer ends backward, bytes used).
 
@@ -113,10 +140,7 @@ def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False):
     slots_b, pool_b = insert(slots_b, pool_b, 0, goal)
     n_f = 1
     n_b = 1
-    ends_f = np.zeros(max_depth + 2, dtype=np.int64)
-    ends_b = np.zeros(max_depth + 2, dtype=np.int64)
-    ends_f[0] = 1
-    ends_b[0] = 1
+    ends_f, ends_b = _root_ends(max_depth)
     d_f = 0
     d_b = 0
     status = NOT_WITHIN_DEPTH
@@ -144,19 +168,190 @@ def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False):
             )
             d_b += 1
             ends_b[d_b] = n_b
-        if meet_f >= 0:
-            status = FOUND
-        elif n_f + n_b > max_states:
-            status = STATE_LIMIT
+        status = _after_layer(meet_f, n_f + n_b, max_states)
     used = (slots_f.nbytes + pool_f.nbytes + slots_b.nbytes + pool_b.nbytes
             + par_f.nbytes + mov_f.nbytes + par_b.nbytes + mov_b.nbytes)
     if status != FOUND:
         return status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used
-    head = path_to(meet_f, par_f, mov_f)
-    tail = path_to(meet_b, par_b, mov_b)
+    moves = _join(path_to(meet_f, par_f, mov_f), path_to(meet_b, par_b, mov_b), fns, p)
+    return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used
+
+
+@njit
+def _join(head, tail, fns, p):
+    """The whole path: start -> meeting point (``head``), then the backward side's path
+    (``tail``, goal -> meeting point) walked the other way."""
     moves = np.empty(head.shape[0] + tail.shape[0], dtype=np.int64)
     moves[: head.shape[0]] = head
-    # the backward side went goal -> meeting point; walk it the other way
     for k in range(tail.shape[0]):
         moves[head.shape[0] + k] = fns.inverse(tail[tail.shape[0] - 1 - k], p)
+    return moves
+
+
+# ---------------------------------------------------------------------------------------------
+# over two distance tables, for domains with a perfect hash
+# ---------------------------------------------------------------------------------------------
+
+
+#: Rows each side of :func:`_bidirectional_table` starts with (room for the 8-puzzle's
+#: sides, about 8,500 rows each, without growing; untouched rows cost no memory).
+FIRST_ROWS = 1 << 14
+
+
+@njit
+def _grow_side(states, ranks, movs, pars, used, rows):
+    """The side's row arrays with room for ``rows`` rows, the first ``used`` copied."""
+    L = states.shape[1]
+    s2 = np.empty((rows, L), dtype=np.uint8)
+    r2 = np.empty(rows, dtype=np.int64)
+    m2 = np.empty(rows, dtype=np.int32)
+    p2 = np.empty(rows, dtype=np.int32)
+    src = states.reshape(states.size)  # one flat loop (see statetable.grow_rows)
+    dst = s2.reshape(s2.size)
+    for k in range(used * L):
+        dst[k] = src[k]
+    for i in range(used):
+        r2[i] = ranks[i]
+        m2[i] = movs[i]
+        p2[i] = pars[i]
+    return s2, r2, m2, p2
+
+
+@njit
+def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, fns, p):
+    """Expand rows ``[lo, hi)`` of one side (room for every child is made beforehand) into
+    rows ``n, n+1, ...``: parents in row order, moves in move-number order, never straight
+    back, exactly as :func:`_expand_side` does, so the same positions are stored in the same
+    order. A child is new when this side's table has it unseen; it is then marked ``mark`` and
+    looked up in the other side's table. Returns the new row count and the meeting as (row on
+    this side, rank), or (-1, -1).
+
+    Each child is made in place from a copy of its parent and undone with the inverse move
+    (on the 8-puzzle, side by side: 0.75 ms against 0.87 ms with a fresh copy of the parent
+    for every move; a faster loop is out of reach here: making the 17,244 children alone,
+    steps and ranks with no table, takes about 0.5 ms on the same machine)."""
+    L = p.state_len
+    state = np.empty(L, dtype=np.uint8)
+    for i in range(lo, hi):
+        back = fns.inverse(movs[i], p) if movs[i] >= 0 else -1
+        ri = ranks[i]
+        for j in range(L):
+            state[j] = states[i, j]
+        for m in range(p.n_moves):
+            if m == back:
+                continue  # never straight back
+            if fns.step(state, m, p) == ILLEGAL:
+                continue
+            r = fns.rank_after(state, m, ri, p)
+            if dist[r] == UNSEEN:
+                dist[r] = mark
+                for j in range(L):
+                    states[n, j] = state[j]
+                ranks[n] = r
+                movs[n] = m
+                pars[n] = i
+                n += 1
+                if other[r] != UNSEEN:
+                    return n, n - 1, r
+            fns.step(state, fns.inverse(m, p), p)  # back to the parent
+    return n, -1, -1
+
+
+@njit
+def _table_side(root, n_ranks, fns, p):
+    """One side of :func:`_bidirectional_table`: its distance table, with ``root`` at depth 0,
+    and its rows (states, ranks, the moves that made them, parent rows), ``root`` in row 0."""
+    dist = np.full(n_ranks, UNSEEN, dtype=np.uint8)
+    cap = min(n_ranks, FIRST_ROWS)
+    states = np.empty((cap, p.state_len), dtype=np.uint8)
+    ranks = np.empty(cap, dtype=np.int64)
+    movs = np.empty(cap, dtype=np.int32)
+    pars = np.empty(cap, dtype=np.int32)
+    for j in range(p.state_len):
+        states[0, j] = root[j]
+    ranks[0] = fns.rank(root, p)
+    movs[0] = -1
+    pars[0] = -1
+    dist[ranks[0]] = 0
+    return dist, states, ranks, movs, pars
+
+
+@njit
+def _table_layer(lo, n, states, ranks, movs, pars, dist, other, other_ranks, other_n, depth,
+                 fns, p):
+    """Layer ``depth`` of one side from rows ``[lo, n)``, after making room for every child
+    (the side never holds more rows than the table has entries). Returns the side's (possibly
+    grown) rows, their count and the meeting as (row on this side, row on the other side), or
+    (-1, -1)."""
+    n_ranks = dist.shape[0]
+    need = min(n + (n - lo) * p.n_moves, n_ranks)
+    if need > states.shape[0]:
+        states, ranks, movs, pars = _grow_side(states, ranks, movs, pars, n,
+                                               min(max(need, 2 * states.shape[0]), n_ranks))
+    mark = np.uint8(min(depth, UNSEEN - 1))
+    n, meet, r = _expand_table_side(lo, n, states, ranks, movs, pars, n, dist, other, mark,
+                                    fns, p)
+    there = _find_row(other_ranks, other_n, r) if meet >= 0 else -1
+    return states, ranks, movs, pars, n, meet, there
+
+
+@njit
+def _find_row(ranks, n, r):
+    """The row holding rank ``r`` among the first ``n`` (once per search, at the meeting)."""
+    for i in range(n):
+        if ranks[i] == r:
+            return i
+    return -1
+
+
+@njit
+def _bidirectional_table(start, goal, fns, p, n_ranks, max_depth, max_states):
+    """:func:`_bidirectional` over two ``uint8`` distance tables of ``n_ranks`` entries, one per
+    side (:data:`~puzzlelib.domain.UNSEEN` until reached), for domains with a perfect hash
+    (``fns.rank``, ``fns.rank_after``): a lookup is one byte read instead of a hash-set probe
+    that compares whole states. ``start`` and ``goal`` must lie in the space the hash ranks
+    (for distinct sliding tiles: the same parity class, which the API checks first).
+
+    Each side also keeps its positions as rows (state, rank, the move that made it, the parent
+    row), layer after layer, so nothing is unranked, the move straight back is never tried and
+    ``rank_after`` gets the parent's rank. Same rule, same order and same stop as
+    :func:`_bidirectional` (the smaller frontier is expanded; parents in row order, moves in
+    move-number order; the first meeting is optimal, for the reason given at the top of this
+    module), hence the same statuses, the same layer ends, the same stored count and the same
+    path, read back from the parent rows. A table entry is the side's depth of the position
+    (capped at 254: only "seen or not" is ever asked of it).
+
+    One call does the whole search (each call of a jitted function from Python costs some
+    20 microseconds, as much as a small search). Returns what :func:`_bidirectional` does."""
+    dist_f, st_f, rk_f, mv_f, pa_f = _table_side(start, n_ranks, fns, p)
+    dist_b, st_b, rk_b, mv_b, pa_b = _table_side(goal, n_ranks, fns, p)
+    n_f = n_b = 1
+    d_f = d_b = 0
+    ends_f, ends_b = _root_ends(max_depth)
+    meet_f = meet_b = 0 if rk_f[0] == rk_b[0] else -1  # start == goal: met at the roots
+    status = FOUND if meet_f == 0 else NOT_WITHIN_DEPTH
+    while status == NOT_WITHIN_DEPTH and d_f + d_b < max_depth:
+        lo_f = ends_f[d_f - 1] if d_f > 0 else 0
+        lo_b = ends_b[d_b - 1] if d_b > 0 else 0
+        if n_f == lo_f or n_b == lo_b:
+            status = EXHAUSTED  # one side has no frontier left: no path at all
+            break
+        if n_f - lo_f <= n_b - lo_b:  # expand the smaller frontier
+            st_f, rk_f, mv_f, pa_f, n_f, meet_f, meet_b = _table_layer(
+                lo_f, n_f, st_f, rk_f, mv_f, pa_f, dist_f, dist_b, rk_b, n_b, d_f + 1, fns, p
+            )
+            d_f += 1
+            ends_f[d_f] = n_f
+        else:
+            st_b, rk_b, mv_b, pa_b, n_b, meet_b, meet_f = _table_layer(
+                lo_b, n_b, st_b, rk_b, mv_b, pa_b, dist_b, dist_f, rk_f, n_f, d_b + 1, fns, p
+            )
+            d_b += 1
+            ends_b[d_b] = n_b
+        status = _after_layer(meet_f, n_f + n_b, max_states)
+    used = (dist_f.nbytes + dist_b.nbytes + st_f.nbytes + rk_f.nbytes + mv_f.nbytes
+            + pa_f.nbytes + st_b.nbytes + rk_b.nbytes + mv_b.nbytes + pa_b.nbytes)
+    if status != FOUND:
+        return status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used
+    moves = _join(path_to(meet_f, pa_f, mv_f), path_to(meet_b, pa_b, mv_b), fns, p)
     return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used
