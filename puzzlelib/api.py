@@ -347,10 +347,7 @@ def _bidir_table_ranks(puz):
     a perfect hash (not one too large for 64 bits), at most :data:`BIDIR_TABLE_MAX_RANKS`
     positions and both tables fit in the memory available (:mod:`puzzlelib.memory`). Else
     None: search on whole states, as for puzzles without a perfect hash."""
-    if puz.hash != "perfect" or puz.fns is _sliding.FNS_MULTISET_LONG:
-        # (the long multiset rank allocates its per-class counts inside a domain function,
-        # which is compiled without reference counting, and does not compile: method "bfs"
-        # fails on such boards too; bidirectional search never needs a rank on whole states)
+    if puz.hash != "perfect":
         return None
     try:
         n = puz.n_ranks

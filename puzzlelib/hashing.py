@@ -305,9 +305,12 @@ def multiset_rank(seq, length, shift, update, weights):
 @njit(cache=True)
 def multiset_rank_skip_long(seq, length, skip, cls, weights):
     """The multiset rank for any number of items and classes (``cls[v]``: the class of value
-    ``v``; ``weights`` from :func:`multiset_weights`), counting the items per class in an array.
-    Gives the same ranks as :func:`multiset_rank` (position ``skip`` left out; ``-1``: none)."""
-    counts = np.zeros(weights.shape[0], dtype=np.int64)
+    ``v``; ``weights`` from :func:`multiset_weights`). Gives the same ranks as
+    :func:`multiset_rank` (position ``skip`` left out; ``-1``: none).
+
+    Each item's counts (items already placed of a smaller class, and of its own) come from
+    rereading the items before it: quadratic, but at most 25 cells, and nothing allocated, so
+    it can be called from domain functions compiled without reference counting."""
     r = np.int64(0)
     i = 0
     for pos in range(length):
@@ -315,10 +318,16 @@ def multiset_rank_skip_long(seq, length, skip, cls, weights):
             continue
         c = cls[seq[pos]]
         below = 0
-        for c2 in range(c):
-            below += counts[c2]
-        r += weights[c, i - below, counts[c] + 1]
-        counts[c] += 1
+        same = 0
+        for q in range(pos):
+            if q == skip:
+                continue
+            c2 = cls[seq[q]]
+            if c2 < c:
+                below += 1
+            elif c2 == c:
+                same += 1
+        r += weights[c, i - below, same + 1]
         i += 1
     return r
 

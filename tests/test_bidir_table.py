@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from puzzlelib import SearchLimitError, api, solve
+from puzzlelib.domains import sliding
 from puzzlelib.domains.sliding import SlidingPuzzle
 from puzzlelib.search import bidirectional as bidir
 
@@ -118,12 +119,17 @@ def test_kernel_choice(monkeypatch):
     assert solve("8 6 7 2 5 4 3 0 1", method="bidir").nodes == 15828
 
 
-def test_long_multiset_hash_searches_whole_states():
-    """More than 16 cells with repeated labels: the long multiset rank, which does not compile
-    in a kernel yet; bidirectional search keeps to whole states there, and works."""
+def test_long_multiset_hash_uses_tables_too():
+    """More than 16 cells with repeated labels: the long multiset rank (allocation-free, so it
+    compiles inside the kernels) gives the tables; both kernels agree there."""
     goal = [1] * 8 + [2] * 9 + [0]
-    assert api._bidir_table_ranks(SlidingPuzzle(3, 6, goal=goal)) is None
+    puz = SlidingPuzzle(3, 6, goal=goal)
+    assert puz.fns is sliding.FNS_MULTISET_LONG
+    assert api._bidir_table_ranks(puz) == puz.n_ranks == 437_580
     start = random_board(3, 6, __import__("random").Random(5), goal=goal, walk=25)
     sol = solve(start, size="3x6", goal=goal, method="bidir")
     assert reference.replay(start, sol.moves, 6) == goal
-    assert sol.length == solve(start, size="3x6", goal=goal, method="idastar").length
+    s, g = puz.encode(puz.parse(start)), puz.encode(puz.goal)
+    states = bidir._bidirectional(s, g, puz.fns, puz.params, 80, 10**7)
+    assert sol.length == len(states[1])
+    assert sol.nodes == int(states[2][-1] + states[3][-1])

@@ -212,3 +212,23 @@ def test_multiset_table_too_large_is_refused_with_memory_needed(monkeypatch):
         from puzzlelib import layers
 
         layers("1 1 2 2 1 1 2 2 1 3 3 2 3 3 3 0", size="4x4")
+
+
+@pytest.mark.parametrize("goal, methods", [
+    # more than 16 cells: the long multiset rank (2,448 and 257,040 positions)
+    ([1] * 15 + [2, 2, 0], ("bfs", "bidir", "astar", "idastar")),
+    ([1] * 12 + [2, 2, 3, 3, 1, 0], ("bfs", "bidir", "astar")),  # (IDA*: 51 moves, minutes)
+])
+def test_long_multiset_boards_search_end_to_end(goal, methods):
+    """The long multiset rank inside the search kernels (it once allocated inside a domain
+    function compiled without reference counting, which failed to compile there): layer counts
+    against plain Python, and each method's length from a farthest position."""
+    from puzzlelib import layers, solve
+
+    puz = SlidingPuzzle(3, 6, goal=goal)
+    assert puz.fns is sliding.FNS_MULTISET_LONG
+    lay = layers(goal, size="3x6")
+    assert lay.counts == reference.layer_counts(goal, 3, 6)
+    far = lay.farthest[0]
+    for method in methods:
+        assert solve(far, size="3x6", goal=goal, method=method).length == lay.max_depth, method
