@@ -438,7 +438,8 @@ def _candidates(state, p, out):
     the same paths): under the unit and straight metrics, for each direction a piece can go,
     the distances up to the first blocked one; under the path metric, for each piece, the
     places one flood fill reaches, in increasing move numbers (one search per piece instead of
-    one per displacement: the classic 4x5's path-metric BFS 84 -> about 50 ms)."""
+    one per displacement: the classic 4x5's full BFS, path metric 84 -> 52 ms, straight 43 ->
+    33 ms, unit 32 -> 31 ms on 2 cores)."""
     n = p.n_cells
     cols = p.cols
     rows = p.rows
