@@ -134,7 +134,8 @@ def main(argv):
         rows.append({"case": f"classic BFS {metric}", "median_s": med, "min_s": min(secs)})
     with open(DATA / "random_6x7.csv") as f:
         inst = list(csv.DictReader(f))[: args.random]
-    block_solve(inst[0]["board"].replace("/", "\n"), method="astar", pdb="36-0-0-f")  # compile, PDB
+    if inst:  # (--random 0: the classic alone)
+        block_solve(inst[0]["board"].replace("/", "\n"), method="astar", pdb="36-0-0-f")  # compile
     for r in inst:
         text = r["board"].replace("/", "\n")
         bfs = block_solve(text, method="bfs")

@@ -187,10 +187,13 @@ def test_keys_round_trip_on_random_boards(seed):
 
 
 @njit
-def _legal_outside_candidates(states, p):
-    """For each state: legal moves not listed as candidates, and candidates listed twice."""
+def _candidates_against_legal(states, p):
+    """For each state: legal moves not listed as candidates, candidates listed twice,
+    candidates that are not legal, and candidates out of increasing order within one piece."""
     missed = 0
     twice = 0
+    extra = 0
+    disorder = 0
     cand = np.empty(p.n_moves, dtype=np.int64)
     listed = np.zeros(p.n_moves, dtype=np.uint8)
     for i in range(states.shape[0]):
@@ -198,13 +201,19 @@ def _legal_outside_candidates(states, p):
         for t in range(k):
             twice += listed[cand[t]]
             listed[cand[t]] = 1
+            if t > 0 and cand[t] // p.n_actions == cand[t - 1] // p.n_actions \
+                    and cand[t] <= cand[t - 1]:
+                disorder += 1
         for m in range(p.n_moves):
             buf = states[i].copy()
-            if FNS.step(buf, m, p) != ILLEGAL and listed[m] == 0:
+            legal = FNS.step(buf, m, p) != ILLEGAL
+            if legal and listed[m] == 0:
                 missed += 1
+            if not legal and listed[m] == 1:
+                extra += 1
         for t in range(k):
             listed[cand[t]] = 0
-    return missed, twice
+    return missed, twice, extra, disorder
 
 
 @pytest.mark.parametrize("metric", METRICS)
@@ -216,8 +225,77 @@ def test_candidates_hold_every_legal_move(metric, relax):
     puz = BlockPuzzle(board, metric=metric, goal=False, relax=relax)
     every = []
     frontier_bfs(FNS, puz.params, puz.encode(), on_layer=lambda d, s: every.append(s.copy()))
-    missed, twice = _legal_outside_candidates(np.concatenate(every), puz.params)
-    assert missed == 0 and twice == 0
+    missed, twice, extra, disorder = _candidates_against_legal(np.concatenate(every), puz.params)
+    assert missed == 0 and twice == 0 and extra == 0  # exactly the legal moves
+    if metric == "path":
+        # one flood fill per piece lists the places it reaches, each piece's in the order of
+        # the move numbers (the order BFS tried them in before: the same paths)
+        assert disorder == 0
+
+
+def _random_board(rng):
+    """A random filling of a random board up to 8 x 9 (often with many empty cells, so pieces
+    reach far and round corners), as ``(rows, cols, pieces)``; None if it came out empty/full."""
+    rows, cols = int(rng.integers(2, 9)), int(rng.integers(2, 10))
+    full = np.zeros(rows * cols, dtype=bool)
+    pieces = []
+    fill = rng.uniform(0.2, 1.0)
+    for x in rng.permutation(rows * cols):
+        r, c = divmod(int(x), cols)
+        if rng.uniform() > fill:
+            continue
+        shape = ("1x1", "1x2", "2x1", "2x2")[int(rng.integers(4))]
+        h, w = int(shape[0]), int(shape[2])
+        where = [i * cols + j for i in range(r, r + h) for j in range(c, c + w)]
+        if r + h <= rows and c + w <= cols and not full[where].any():
+            full[where] = True
+            pieces.append((shape, r, c))
+    if not pieces or full.all():
+        return None
+    return rows, cols, pieces
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("seed", range(2))
+def test_moves_match_the_reference_on_random_boards(metric, seed):
+    # the candidates are exactly the legal moves, and they reach exactly the positions the
+    # plain-Python reference finds, on boards with pieces that go far and round corners
+    rng = np.random.default_rng(100 + seed)
+    n_boards = 0
+    n_moves = 0
+    while n_boards < 60:
+        board = _random_board(rng)
+        if board is None:
+            continue
+        rows, cols, pieces = board
+        puz = BlockPuzzle(pieces, rows=rows, cols=cols, metric=metric, goal=False)
+        s = puz.encode()
+        p = puz.params
+        walk = [s]  # the board and a few positions a random walk away
+        for _ in range(4):
+            cand = np.empty(p.n_moves, dtype=np.int64)
+            k = FRONTIER.candidates(walk[-1], p, cand)
+            if k == 0:  # (a board where nothing can move)
+                break
+            t = walk[-1].copy()
+            assert FNS.step(t, int(cand[rng.integers(k)]), p) != ILLEGAL
+            walk.append(t)
+        states = np.stack(walk)
+        missed, twice, extra, disorder = _candidates_against_legal(states, p)
+        assert missed == twice == extra == 0 and (metric != "path" or disorder == 0)
+        for st in walk:  # the positions one move away: the plain-Python reference's
+            cand = np.empty(p.n_moves, dtype=np.int64)
+            k = FRONTIER.candidates(st, p, cand)
+            got = set()
+            for m in cand[:k]:
+                t = st.copy()
+                FNS.step(t, int(m), p)
+                got.add(ref.parse(puz.render(t))[2])
+            pos = ref.parse(puz.render(st))[2]
+            assert got == ref.neighbours(pos, rows, cols, metric)
+            n_moves += k
+        n_boards += 1
+    assert n_moves > 1000
 
 
 def test_bfs_with_and_without_keys_agree():
