@@ -135,12 +135,15 @@ def _pdb_names(pdb):
 
 
 def block_solve(board, goal=None, metric="straight", method="bfs", pdb=None, progress=None,
-                max_states=DEFAULT_MAX_STATES, max_bound=DEFAULT_MAX_BOUND, pdb_cache=True):
+                max_states=DEFAULT_MAX_STATES, max_bound=DEFAULT_MAX_BOUND, pdb_cache=True,
+                node_limit=0):
     """An optimal solution of ``board`` (the daughter to ``goal``) under ``metric``.
 
     ``method``: ``bfs`` (frontier search, all layers kept for the path), ``astar`` or
     ``idastar``; ``pdb``: a database name such as ``36-0-0-f`` or several (a list, or names
-    joined by commas; the heuristic is their maximum), for A* and IDA* (0 without one)."""
+    joined by commas; the heuristic is their maximum), for A* and IDA* (0 without one).
+    ``node_limit`` (IDA*; 0: none): stop with :class:`SearchLimitError` after that many nodes
+    (a ``progress`` callable has seen every finished pass by then)."""
     if method not in METHODS:
         raise PuzzleError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     names = _pdb_names(pdb)
@@ -196,12 +199,16 @@ def block_solve(board, goal=None, metric="straight", method="bfs", pdb=None, pro
         try:
             t0 = time.perf_counter()
             status, length, _, nodes, path, iterations, first = _ida_mod.iterative_deepening(
-                s, FNS, puz.params, 0, False, max_bound, progress=report, ffns=FRONTIER)
+                s, FNS, puz.params, 0, False, max_bound, node_limit, progress=report,
+                ffns=FRONTIER)
             seconds = time.perf_counter() - t0
         finally:
             if bar is not None:
                 bar.refresh()
                 bar.close()
+        if status == _ida_mod.NODE_LIMIT:
+            raise SearchLimitError(f"IDA* stopped at its node limit ({node_limit:,} nodes, "
+                                   f"{nodes:,} generated, bound {first + iterations - 1})")
         nodes = int(nodes)
         extra["iterations"] = int(iterations)
         moves = [int(m) for m in path] if status == _ida_mod.FOUND else None

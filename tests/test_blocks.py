@@ -468,6 +468,15 @@ def test_idastar_candidates_search_the_same_tree(metric):
         assert puz.is_goal(t)
 
 
+def test_idastar_node_limit_stops_with_the_passes_reported():
+    seen = []
+    with pytest.raises(SearchLimitError, match=r"IDA\* stopped at its node limit \(5,000 nodes"):
+        block_solve(CLASSIC, method="idastar", node_limit=5000,
+                    progress=lambda bound, n, total: seen.append((bound, n, total)))
+    assert seen and [b for b, _, _ in seen] == list(range(seen[0][0], seen[-1][0] + 1))
+    assert seen[-1][2] == sum(n for _, n, _ in seen) < 5000
+
+
 def test_partial_keep_takes_the_least_over_choices():
     # 8-1-2-f keeps 2 of the classic's four 2x1 pieces: the kernel's value must be the least
     # over the 6 choices, each looked up by hand here
