@@ -112,6 +112,8 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="python -m benchmarks blocks")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--random", type=int, default=10, help="random 6x7 instances (BFS and A*)")
+    ap.add_argument("--ida-max", type=int, default=25,
+                    help="IDA* too on the random instances of at most this many moves")
     ap.add_argument("--csv")
     ap.add_argument("--start", choices=sorted(STARTS), help="BFS and A* on a designed start")
     ap.add_argument("--tables", choices=sorted(STARTS), help="PDB builds and A* on a start")
@@ -139,13 +141,24 @@ def main(argv):
     for r in inst:
         text = r["board"].replace("/", "\n")
         bfs = block_solve(text, method="bfs")
-        ast = [block_solve(text, method="astar", pdb="36-0-0-f").seconds for _ in range(3)]
-        a = statistics.median(ast)
+        runs = [block_solve(text, method="astar", pdb="36-0-0-f") for _ in range(3)]
+        a = statistics.median(s.seconds for s in runs)
+        ida = None
+        if bfs.length <= args.ida_max:
+            ida = block_solve(text, method="idastar", pdb="36-0-0-f")
+            assert ida.length == bfs.length
+        assert runs[0].length == bfs.length
         print(f"6x7 random #{r['id']:>3} ({bfs.length} moves): BFS {bfs.seconds:8.3f} s, "
-              f"A* 36-0-0-f {1000 * a:8.2f} ms, ratio {bfs.seconds / a:6.0f}")
-        rows.append({"case": f"6x7 random {r['id']} ({bfs.length} moves)", "bfs_s": bfs.seconds,
-                     "astar_s": a, "ratio": bfs.seconds / a})
+              f"A* 36-0-0-f {1000 * a:8.2f} ms, ratio {bfs.seconds / a:6.0f}"
+              + (f", IDA* {1000 * ida.seconds:8.2f} ms, ratio {bfs.seconds / ida.seconds:6.1f}"
+                 if ida else ""), flush=True)
+        rows.append({"case": f"6x7 random {r['id']} ({bfs.length} moves)", "id": r["id"],
+                     "length": bfs.length, "bfs_positions": bfs.nodes, "bfs_s": bfs.seconds,
+                     "astar_expanded": runs[0].nodes, "astar_s": a, "ratio": bfs.seconds / a,
+                     "ida_nodes": ida.nodes if ida else None,
+                     "ida_s": ida.seconds if ida else None})
     if args.csv:
-        header = ["case", "median_s", "min_s", "bfs_s", "astar_s", "ratio"]
+        header = ["case", "median_s", "min_s", "id", "length", "bfs_positions", "bfs_s",
+                  "astar_expanded", "astar_s", "ratio", "ida_nodes", "ida_s"]
         write_csv(args.csv, header, [[r.get(k) for k in header] for r in rows])
     return 0
