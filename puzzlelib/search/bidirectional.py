@@ -199,25 +199,6 @@ FIRST_ROWS = 1 << 14
 
 
 @njit
-def _grow_side(states, ranks, movs, pars, used, rows):
-    """The side's row arrays with room for ``rows`` rows, the first ``used`` copied."""
-    L = states.shape[1]
-    s2 = np.empty((rows, L), dtype=np.uint8)
-    r2 = np.empty(rows, dtype=np.int64)
-    m2 = np.empty(rows, dtype=np.int32)
-    p2 = np.empty(rows, dtype=np.int32)
-    src = states.reshape(states.size)  # one flat loop (see statetable.grow_rows)
-    dst = s2.reshape(s2.size)
-    for k in range(used * L):
-        dst[k] = src[k]
-    for i in range(used):
-        r2[i] = ranks[i]
-        m2[i] = movs[i]
-        p2[i] = pars[i]
-    return s2, r2, m2, p2
-
-
-@njit
 def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, fns, p):
     """Expand rows ``[lo, hi)`` of one side (room for every child is made beforehand) into
     rows ``n, n+1, ...``: parents in row order, moves in move-number order, never straight
@@ -286,8 +267,11 @@ def _table_layer(lo, n, states, ranks, movs, pars, dist, other, other_ranks, oth
     n_ranks = dist.shape[0]
     need = min(n + (n - lo) * p.n_moves, n_ranks)
     if need > states.shape[0]:
-        states, ranks, movs, pars = _grow_side(states, ranks, movs, pars, n,
-                                               min(max(need, 2 * states.shape[0]), n_ranks))
+        rows = min(max(need, 2 * states.shape[0]), n_ranks)
+        states = grow_rows(states, rows)
+        ranks = grow_rows(ranks, rows)
+        movs = grow_rows(movs, rows)
+        pars = grow_rows(pars, rows)
     mark = np.uint8(min(depth, UNSEEN - 1))
     n, meet, r = _expand_table_side(lo, n, states, ranks, movs, pars, n, dist, other, mark,
                                     fns, p)
