@@ -45,6 +45,25 @@ which stores whole states in hash sets, bundled in a :class:`FrontierFns`:
 
 Without them (:data:`PLAIN_FRONTIER`) a state is its own key and every move number is tried.
 
+A domain whose moves all act around one *cursor* (the blank of a sliding-tile board: a move
+swaps it with a neighbour, and which moves exist depends on the cursor alone) can also offer
+depth-first search (:mod:`puzzlelib.search.idastar`) a tighter loop, bundled in a
+:class:`CursorFns`; the search then keeps the cursor in a register, tries only legal moves and
+looks at a child before making it, so a child pruned by its bound is never made nor undone:
+
+``cursor(state, params) -> int``
+    The state's cursor (sliding tiles: the blank's cell).
+``next_move(c, prev, i, params) -> int``
+    The ``i``-th legal move at cursor ``c`` other than the inverse of ``prev`` (the move that
+    led here, -1 at the root), or -1 after the last one.
+``peek(state, c, m, params) -> (dh, c2)``
+    The change of the heuristic that move ``m`` would make, and the cursor after it, leaving
+    ``state`` untouched.
+``apply(state, c, m, c2, params)`` and ``undo(state, c, m, c2, params)``
+    Make move ``m`` (from cursor ``c`` to ``c2``), and take it back.
+
+The other searches ignore it.
+
 Compilation: numba specialises each kernel for the functions it is given, once per process.
 Domain functions are cached on disk (``cache=True``); the kernels that take ``fns`` are not,
 because numba keys such a cache entry by the function objects' identity, which never repeats
@@ -118,6 +137,8 @@ def all_moves(state, params, out):
 #: For domains with nothing more to offer the frontier search.
 PLAIN_FRONTIER = FrontierFns(copy_pack, copy_unpack, all_moves)
 
+CursorFns = namedtuple("CursorFns", ["cursor", "next_move", "peek", "apply", "undo"])
+
 
 # Typing a bundle of jitted functions costs numba about 0.1 ms on every call of a kernel that
 # takes one (each function's type is built anew: the dispatcher's fast path only knows arrays
@@ -138,3 +159,4 @@ def _typeof_bundle(val, c):
 
 typeof_impl.register(DomainFns)(_typeof_bundle)
 typeof_impl.register(FrontierFns)(_typeof_bundle)
+typeof_impl.register(CursorFns)(_typeof_bundle)

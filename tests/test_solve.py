@@ -167,3 +167,42 @@ def test_parallel_deepening_matches_serial(rng, monkeypatch):
 def test_bad_thread_count():
     with pytest.raises(PuzzleError, match="threads must be at least 1"):
         solve("1 2 3 4 5 6 7 8 0", method="idastar", threads=0)
+
+
+@pytest.mark.parametrize("size,goal,kwargs", [
+    ((3, 3), None, {}),
+    ((3, 3), None, {"heuristic": "none"}),
+    ((2, 4), "1 1 2 2 3 3 4 0", {}),
+    ((3, 3), "0 1 2 3 4 5 6 7 8", {}),
+    ((2, 3), "1 1 0 2 2 2", {"heuristic": "none"}),
+    ((4, 4), None, {}),
+])
+def test_cursor_loop_searches_the_same_tree(size, goal, kwargs, rng):
+    """The sliding-tile cursor loop (legal moves only, children looked at before they are made)
+    against the general loop, pass by pass: same solutions, nodes, next bound, first path, with
+    or without counting all and under a node budget; the state comes back unchanged."""
+    import numpy as np
+
+    from puzzlelib.domains.sliding import SlidingPuzzle
+    from puzzlelib.search.idastar import _dfs_bounded
+
+    rows, cols = size
+    puz = SlidingPuzzle(rows, cols, goal=goal, **kwargs)
+    assert puz.cfns is not None
+    goal_list = [int(x) for x in puz.goal]
+    for walk in (9, 14, 23, 30):
+        board = random_board(rows, cols, rng, goal=goal_list, walk=walk)
+        s = puz.encode(puz.parse(" ".join(map(str, board))))
+        h0 = puz.start_h(s)
+        for bound in range(max(h0 - 1, 0), h0 + 9):
+            for count_all in (False, True):
+                for budget in (0, 37):
+                    out = []
+                    for cfns in (None, puz.cfns):
+                        st = s.copy()
+                        path = np.full(bound + 1, -7, dtype=np.int64)
+                        r = _dfs_bounded(st, h0, 0, -1, bound, puz.fns, puz.params, count_all,
+                                         path, budget, None, cfns)
+                        assert np.array_equal(st, s)
+                        out.append((tuple(int(x) for x in r), path.tolist()))
+                    assert out[0] == out[1], (board, bound, count_all, budget)

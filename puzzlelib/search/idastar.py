@@ -32,18 +32,23 @@ SPLIT_MIN_NODES = 1 << 20
 
 
 @njit
-def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, ffns=None):
+def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, ffns=None,
+                 cfns=None):
     """One depth-first pass below ``bound`` from a state ``g0`` moves deep, reached by move
     ``last`` (-1 at the root). ``state`` is restored on return.
 
     Without ``ffns`` every move number is tried and a move is undone by its inverse (the
     sliding-tile hot loop). With a domain's :class:`~puzzlelib.domain.FrontierFns` (block
     puzzles: hundreds of move numbers, a few dozen worth trying, and a heuristic looked up in
-    pattern databases) see :func:`_dfs_bounded_candidates`.
+    pattern databases) see :func:`_dfs_bounded_candidates`; with its
+    :class:`~puzzlelib.domain.CursorFns` (sliding tiles), :func:`_dfs_bounded_cursor`.
 
     Returns (solutions found, nodes generated, smallest f over the bound, first solution length
     counted from this state). The first solution's moves are left in ``path``.
     """
+    if cfns is not None:
+        return _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path,
+                                   node_budget, cfns)
     if ffns is not None:
         return _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
                                        node_budget, ffns)
@@ -190,6 +195,98 @@ def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
 
 
 @njit
+def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, cfns):
+    """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.domain.CursorFns`: the cursor
+    (the blank) stays in a register, only legal moves are listed, and a child is looked at
+    (``peek``) before it is made, so one pruned by the bound costs no move and no undo, and a
+    child at the bound is made only when it may be the goal. Same tree, same order, same
+    results as :func:`_dfs_bounded`.
+
+    Measured on three of Korf's instances with Manhattan distance (2026-11-23, one thread, CPU
+    time, side by side): 38.9-39.4 M nodes a second with :func:`_dfs_bounded`, 47.8-48.1 M with
+    this loop."""
+    bound -= g0
+    max_depth = bound
+    over = np.int64(1) << 62
+    if bound == 0:
+        if h0 == 0 and fns.is_goal(state, p):
+            return 1, 0, over, 0
+        return 0, 0, np.int64(g0 + 1), -1
+    next_i = np.zeros(max_depth + 1, dtype=np.int64)
+    hs = np.empty(max_depth + 1, dtype=np.int64)
+    moves = np.empty(max_depth + 1, dtype=np.int64)
+    cursors = np.empty(max_depth + 1, dtype=np.int64)
+    hs[0] = h0
+    c = np.int64(cfns.cursor(state, p))
+    cursors[0] = c
+    prev = last
+    solutions = 0
+    first_len = -1
+    nodes = 0
+    depth = 0
+    while depth >= 0:
+        i = next_i[depth]
+        m = cfns.next_move(c, prev, i, p)
+        if m < 0:
+            # all moves tried here: go back up, undoing the move that led here
+            depth -= 1
+            if depth >= 0:
+                pc = cursors[depth]
+                cfns.undo(state, pc, moves[depth], c, p)
+                c = pc
+                prev = moves[depth - 1] if depth > 0 else last
+            continue
+        next_i[depth] = i + 1
+        g = depth + 1
+        dh, c2 = cfns.peek(state, c, m, p)
+        nodes += 1
+        h = hs[depth] + dh
+        f = g + h
+        if f > bound:
+            if f + g0 < over:
+                over = f + g0
+            continue
+        if g == bound:
+            if h == 0:
+                cfns.apply(state, c, m, c2, p)
+                goal = fns.is_goal(state, p)
+                cfns.undo(state, c, m, c2, p)
+                if goal:
+                    solutions += 1
+                    moves[depth] = m
+                    if first_len < 0:
+                        first_len = g
+                        path[:g] = moves[:g]
+                    if not count_all:
+                        _undo_path(state, cursors, moves, depth, c, cfns, p)
+                        return solutions, nodes, over, first_len
+                    continue
+            if bound + 1 + g0 < over:
+                over = bound + 1 + g0  # children would have g > bound
+            continue
+        if node_budget > 0 and nodes >= node_budget:
+            _undo_path(state, cursors, moves, depth, c, cfns, p)
+            return solutions, -nodes, over, first_len
+        cfns.apply(state, c, m, c2, p)
+        moves[depth] = m
+        depth += 1
+        next_i[depth] = 0
+        hs[depth] = h
+        cursors[depth] = c2
+        c = c2
+        prev = m
+    return solutions, nodes, over, first_len
+
+
+@njit
+def _undo_path(state, cursors, moves, depth, c, cfns, p):
+    """Take back the moves that led ``depth`` deep (the cursor now at ``c``)."""
+    for k in range(depth - 1, -1, -1):
+        cfns.undo(state, cursors[k], moves[k], c, p)
+        c = cursors[k]
+
+
+@njit
 def _root_frontier(start, h0, bound, fns, p, want):
     """Expand from ``start`` breadth-first, with the depth-first pass's pruning and node count,
     until there are ``want`` subtree roots or one more level would reach ``bound``. Roots stay in
@@ -240,7 +337,7 @@ def _root_frontier(start, h0, bound, fns, p, want):
 
 
 @njit(parallel=True)
-def _split_pass(start, h0, bound, fns, p, count_all, path):
+def _split_pass(start, h0, bound, fns, p, count_all, path, cfns=None):
     """The depth-first pass below ``bound``, its subtrees shared among threads (``prange``).
 
     Same results as :func:`_dfs_bounded` from the start; with ``count_all`` the same node count
@@ -265,7 +362,7 @@ def _split_pass(start, h0, bound, fns, p, count_all, path):
             continue
         st = roots[i].copy()
         sols[i], nodes[i], overs[i], lens[i] = _dfs_bounded(
-            st, hs[i], k, lasts[i], bound, fns, p, count_all, paths[i], 0
+            st, hs[i], k, lasts[i], bound, fns, p, count_all, paths[i], 0, None, cfns
         )
         if sols[i] > 0 and i < found_at[0]:
             found_at[0] = i
@@ -301,14 +398,15 @@ def next_bound(bound, over, step):
 
 
 def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
-                        parallel=False, progress=None, ffns=None):
+                        parallel=False, progress=None, ffns=None, cfns=None):
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
     (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
     whole steps. ``parallel``: share each pass's subtrees among numba's threads (ignored with a
     node limit, and for a pass that follows one of fewer than :data:`SPLIT_MIN_NODES` nodes).
     ``progress(bound, nodes so far)`` is called after each pass. ``ffns``: the domain's
     :class:`~puzzlelib.domain.FrontierFns`, if it has any worth using (candidate moves; the
-    passes then run on one thread).
+    passes then run on one thread). ``cfns``: the domain's
+    :class:`~puzzlelib.domain.CursorFns`, if it has them (a tighter loop, same results).
 
     Returns (status, length, solutions, nodes, path, iterations, first bound)."""
     state = start.copy()
@@ -324,11 +422,12 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
         iterations += 1
         if (parallel and ffns is None and node_limit == 0 and bound >= SPLIT_MIN_BOUND
                 and last >= SPLIT_MIN_NODES):
-            sols, n, over, length = _split_pass(state, h0, bound, fns, p, count_all, path)
+            sols, n, over, length = _split_pass(state, h0, bound, fns, p, count_all, path,
+                                                cfns)
         else:
             budget = node_limit - nodes if node_limit > 0 else 0
             sols, n, over, length = _dfs_bounded(
-                state, h0, 0, -1, bound, fns, p, count_all, path, budget, ffns
+                state, h0, 0, -1, bound, fns, p, count_all, path, budget, ffns, cfns
             )
         if n < 0:
             return NODE_LIMIT, -1, 0, nodes - n, path[:0], iterations, first
@@ -345,7 +444,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
 
 
 @njit(parallel=True)
-def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths):
+def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths, cfns=None):
     """Iterative deepening on many starts at once, one start per task (``prange``): for many
     small searches (Korf's 100 with a pattern database: some thousands of nodes each), where
     sharing one search's subtrees would cost more in parallel regions than it saves. Each row of
@@ -360,7 +459,7 @@ def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths):
         lengths[i] = -1
         while bound <= max_bound:
             sols, n, over, length = _dfs_bounded(state, h0, 0, -1, bound, fns, p, False,
-                                                 paths[i], 0)
+                                                 paths[i], 0, None, cfns)
             total += n
             if sols > 0:
                 lengths[i] = length
@@ -371,7 +470,7 @@ def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths):
         nodes[i] = total
 
 
-def deepen_many(starts, bound0s, fns, p, max_bound, threads):
+def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None):
     """Run :func:`_deepen_batch` with dynamic scheduling (one start per chunk: the searches
     differ in size by orders of magnitude). Returns (lengths, nodes, paths)."""
     import numba
@@ -385,7 +484,7 @@ def deepen_many(starts, bound0s, fns, p, max_bound, threads):
     try:
         with numba.parallel_chunksize(1):
             _deepen_batch(np.ascontiguousarray(starts), np.asarray(bound0s, dtype=np.int64), fns,
-                          p, max_bound, lengths, nodes, paths)
+                          p, max_bound, lengths, nodes, paths, cfns)
     finally:
         numba.set_num_threads(saved)
     return lengths, nodes, paths
