@@ -566,9 +566,13 @@ class Batch:
 
 def solve_many(starts, size="4x4", goal=None, heuristic="manhattan", groups=None, reflect=None,
                threads=None, max_bound=DEFAULT_MAX_BOUND, progress=None):
-    """Solve many boards optimally by IDA*, one board per thread at a time (the right way to
-    use several cores on many small searches, such as Korf's 100 with a pattern database,
-    where sharing one search's subtrees among threads costs more than it saves).
+    """Solve many boards optimally by IDA*, one board per thread at a time, each thread taking
+    the next board as it comes free (the right way to use several cores on many small
+    searches, such as Korf's 100 with a pattern database, where sharing one search's subtrees
+    among threads costs more than it saves). A board whose passes grow big (a pass of
+    :data:`~puzzlelib.search.idastar.SPLIT_MIN_NODES` nodes or more) is put aside and finished
+    afterwards with each pass's subtrees shared among the threads, so that a big search left
+    to the end never keeps one thread busy alone.
 
     Same heuristics as :func:`solve`; ``threads``: ``None`` for all of numba's threads. Every
     start is validated first (a bad one raises :class:`PuzzleError` naming it)."""
@@ -590,6 +594,9 @@ def solve_many(starts, size="4x4", goal=None, heuristic="manhattan", groups=None
         t0 = time.perf_counter()
         _ida_mod.deepen_many(states[:1], bound0s[:1], puz.fns, puz.params, 0, 1, puz.cfns)
         _COMPILE_SECONDS[key] = time.perf_counter() - t0
+    # a big search is handed over to passes shared among the threads: compiled apart too
+    compile_seconds = _COMPILE_SECONDS[key] + (
+        _warm("idastar", True, puz=puz) if n_threads > 1 else 0.0)
     t0 = time.perf_counter()
     lengths, nodes, paths = _ida_mod.deepen_many(states, bound0s, puz.fns, puz.params,
                                                  max_bound, n_threads, puz.cfns)
@@ -602,7 +609,7 @@ def solve_many(starts, size="4x4", goal=None, heuristic="manhattan", groups=None
     return Batch(
         size=puz.size, goal=[int(x) for x in puz.goal], heuristic=puz.heuristic,
         starts=[[int(x) for x in b] for b in boards], lengths=lengths.tolist(), moves=moves,
-        nodes=nodes.tolist(), seconds=seconds, compile_seconds=_COMPILE_SECONDS[key],
+        nodes=nodes.tolist(), seconds=seconds, compile_seconds=compile_seconds,
         pdb_seconds=pdb_seconds, threads=n_threads,
     )
 

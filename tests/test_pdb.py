@@ -19,6 +19,8 @@ from puzzlelib.domain import ILLEGAL
 from puzzlelib.domains.pattern import PatternSpace
 from puzzlelib.search import layered
 
+from .conftest import random_board
+
 from . import reference as ref
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -137,8 +139,6 @@ def test_linear_conflict_matches_definition_admissible_and_incremental():
 
 
 def test_linear_conflict_on_4x4_and_2x5_matches_definition(rng):
-    from .conftest import random_board
-
     for rows, cols in ((4, 4), (2, 5), (3, 5)):
         lc = SlidingPuzzle(rows, cols, heuristic="linear-conflict")
         goal = [int(x) for x in lc.goal]
@@ -301,3 +301,29 @@ def test_solve_many_matches_solve_one_by_one():
     assert batch.threads == 2 and set(batch.to_dict()) >= {"lengths", "moves", "nodes", "seconds"}
     with pytest.raises(PuzzleError, match="start 1"):
         api.solve_many([starts[0], "1 2 3"], "4x4", goal=KORF_GOAL)
+
+
+def test_solve_many_hands_big_searches_over(rng, monkeypatch):
+    """A search whose passes grow big is put aside by the batch and finished with its passes'
+    subtrees shared among the threads: same lengths and first solutions as one search per
+    board (nodes at least as many: a pass that finds a solution may finish subtrees after it)."""
+    from puzzlelib.search import idastar
+
+    monkeypatch.setattr(idastar, "SPLIT_MIN_NODES", 200)
+    finished = []
+    real = idastar.iterative_deepening
+
+    def spy(start, *args, **kwargs):
+        finished.append(kwargs.get("resume"))
+        return real(start, *args, **kwargs)
+
+    monkeypatch.setattr(idastar, "iterative_deepening", spy)
+    starts = [random_board(3, 3, rng, walk=w) for w in (4, None, None, None)]
+    batch = api.solve_many(starts, "3x3", threads=2)
+    assert finished and all(r is not None and r[1] >= 200 for r in finished)
+    assert len(finished) < len(starts)  # the short searches stayed in the batch
+    monkeypatch.setattr(idastar, "iterative_deepening", real)
+    for start, length, moves, nodes in zip(starts, batch.lengths, batch.moves, batch.nodes):
+        one = api.solve(start, "3x3", method="idastar", threads=1)
+        assert (length, moves) == (one.length, one.moves)
+        assert nodes >= one.nodes

@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..domain import ILLEGAL
+from .workshare import new_counter, take, workers
 
 #: ``status`` values returned by the kernel.
 FOUND, EXHAUSTED, NODE_LIMIT = 0, 1, 2
@@ -357,15 +358,20 @@ def _split_pass(start, h0, bound, fns, p, count_all, path, cfns=None):
     # answer (the earliest subtree's solution is returned), so it is skipped. found_at may lag
     # behind (threads race on it), which only skips less.
     found_at = np.full(1, n, dtype=np.int64)
-    for i in prange(n):
-        if not count_all and found_at[0] < i:
-            continue
-        st = roots[i].copy()
-        sols[i], nodes[i], overs[i], lens[i] = _dfs_bounded(
-            st, hs[i], k, lasts[i], bound, fns, p, count_all, paths[i], 0, None, cfns
-        )
-        if sols[i] > 0 and i < found_at[0]:
-            found_at[0] = i
+    counter = new_counter()
+    for _ in prange(workers(n)):  # each thread takes the next subtree when it comes free
+        while True:
+            i = take(counter)
+            if i >= n:
+                break
+            if not count_all and found_at[0] < i:
+                continue
+            st = roots[i].copy()
+            sols[i], nodes[i], overs[i], lens[i] = _dfs_bounded(
+                st, hs[i], k, lasts[i], bound, fns, p, count_all, paths[i], 0, None, cfns
+            )
+            if sols[i] > 0 and i < found_at[0]:
+                found_at[0] = i
     over = over0
     for i in range(n):
         over = min(over, overs[i])
@@ -398,7 +404,7 @@ def next_bound(bound, over, step):
 
 
 def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
-                        parallel=False, progress=None, ffns=None, cfns=None):
+                        parallel=False, progress=None, ffns=None, cfns=None, resume=None):
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
     (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
     whole steps. ``parallel``: share each pass's subtrees among numba's threads (ignored with a
@@ -407,6 +413,8 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     :class:`~puzzlelib.domain.FrontierFns`, if it has any worth using (candidate moves; the
     passes then run on one thread). ``cfns``: the domain's
     :class:`~puzzlelib.domain.CursorFns`, if it has them (a tighter loop, same results).
+    ``resume``: ``(nodes, last pass's nodes)`` of passes already made below ``bound0`` (by
+    :func:`_deepen_batch`, which hands a search over when its passes grow big), counted in.
 
     Returns (status, length, solutions, nodes, path, iterations, first bound)."""
     state = start.copy()
@@ -418,6 +426,8 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     nodes = 0
     iterations = 0
     last = 0  # nodes of the last pass
+    if resume is not None:
+        nodes, last = int(resume[0]), int(resume[1])
     while bound <= max_bound:
         iterations += 1
         if (parallel and ffns is None and node_limit == 0 and bound >= SPLIT_MIN_BOUND
@@ -443,48 +453,95 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     return EXHAUSTED, -1, 0, nodes, path[:0], iterations, first
 
 
+#: ``lengths`` entry of a start that :func:`_deepen_batch` handed over (see ``hand_over``).
+HANDED_OVER = -2
+
+
 @njit(parallel=True)
-def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths, cfns=None):
-    """Iterative deepening on many starts at once, one start per task (``prange``): for many
-    small searches (Korf's 100 with a pattern database: some thousands of nodes each), where
-    sharing one search's subtrees would cost more in parallel regions than it saves. Each row of
-    ``lengths``, ``nodes`` and ``paths`` gets what :func:`iterative_deepening` would return for
-    that start (first solution; -1 when none within ``max_bound``)."""
+def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths, hand_over,
+                  bounds, lasts, cfns=None):
+    """Iterative deepening on many starts at once, each thread taking the next start as it
+    comes free: for many small searches (Korf's 100 with a pattern database: some thousands of
+    nodes each), where sharing one search's subtrees would cost more in parallel regions than
+    it saves. Each row of ``lengths``, ``nodes`` and ``paths`` gets what
+    :func:`iterative_deepening` would return for that start (first solution; -1 when none
+    within ``max_bound``).
+
+    ``hand_over > 0``: a search whose pass (without a solution) generated at least
+    ``hand_over`` nodes stops there, with ``lengths`` :data:`HANDED_OVER`, its next bound in
+    ``bounds``, its nodes so far in ``nodes`` and its last pass's in ``lasts``: the next pass is
+    several times bigger, and one big search left to the end would keep one thread busy alone
+    (:func:`deepen_many` finishes it with all threads on its subtrees)."""
     step = p.bound_step
-    for i in prange(starts.shape[0]):
-        state = starts[i].copy()
-        h0 = fns.heuristic(state, p)
-        bound = first_bound(bound0s[i], h0, step)
-        total = 0
-        lengths[i] = -1
-        while bound <= max_bound:
-            sols, n, over, length = _dfs_bounded(state, h0, 0, -1, bound, fns, p, False,
-                                                 paths[i], 0, None, cfns)
-            total += n
-            if sols > 0:
-                lengths[i] = length
+    n = starts.shape[0]
+    counter = new_counter()
+    for _ in prange(workers(n)):  # each thread takes the next start when it comes free
+        while True:
+            i = take(counter)
+            if i >= n:
                 break
-            if over >= np.int64(1) << 62:
-                break
-            bound = next_bound(bound, over, step)
-        nodes[i] = total
+            _deepen_one(starts[i].copy(), bound0s[i], fns, p, max_bound, lengths, nodes, paths,
+                        hand_over, bounds, lasts, i, step, cfns)
 
 
-def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None):
-    """Run :func:`_deepen_batch` with dynamic scheduling (one start per chunk: the searches
-    differ in size by orders of magnitude). Returns (lengths, nodes, paths)."""
+@njit
+def _deepen_one(state, bound0, fns, p, max_bound, lengths, nodes, paths, hand_over, bounds,
+                lasts, i, step, cfns):
+    """Start ``i`` of :func:`_deepen_batch`."""
+    h0 = fns.heuristic(state, p)
+    bound = first_bound(bound0, h0, step)
+    total = 0
+    lengths[i] = -1
+    while bound <= max_bound:
+        sols, n, over, length = _dfs_bounded(state, h0, 0, -1, bound, fns, p, False,
+                                             paths[i], 0, None, cfns)
+        total += n
+        if sols > 0:
+            lengths[i] = length
+            break
+        if over >= np.int64(1) << 62:
+            break
+        bound = next_bound(bound, over, step)
+        if hand_over > 0 and n >= hand_over and bound <= max_bound:
+            lengths[i] = HANDED_OVER
+            bounds[i] = bound
+            lasts[i] = n
+            break
+    nodes[i] = total
+
+
+def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_over=None):
+    """Solve many starts on ``threads`` threads: :func:`_deepen_batch`, each thread taking the
+    next start as it comes free; then, when there are several threads, every search it handed
+    over (a pass of ``hand_over`` nodes or more; ``None``: :data:`SPLIT_MIN_NODES`, ``0``:
+    never) finished one at a time by
+    :func:`iterative_deepening` with each pass's subtrees shared among the threads. Returns
+    (lengths, nodes, paths), as one search per start would give them (nodes may differ with
+    the threads: a pass that finds a solution stops sooner or later)."""
     import numba
 
     n = len(starts)
+    starts = np.ascontiguousarray(starts)
     lengths = np.full(n, -1, dtype=np.int64)
     nodes = np.zeros(n, dtype=np.int64)
     paths = np.zeros((n, max_bound + 1), dtype=np.int64)
+    bounds = np.zeros(n, dtype=np.int64)
+    lasts = np.zeros(n, dtype=np.int64)
+    if hand_over is None:
+        hand_over = SPLIT_MIN_NODES
     saved = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        with numba.parallel_chunksize(1):
-            _deepen_batch(np.ascontiguousarray(starts), np.asarray(bound0s, dtype=np.int64), fns,
-                          p, max_bound, lengths, nodes, paths, cfns)
+        _deepen_batch(starts, np.asarray(bound0s, dtype=np.int64), fns, p, max_bound, lengths,
+                      nodes, paths, hand_over if threads > 1 else 0, bounds, lasts, cfns)
+        for i in np.flatnonzero(lengths == HANDED_OVER):
+            status, length, _, total, path, _, _ = iterative_deepening(
+                starts[i], fns, p, int(bounds[i]), False, max_bound, parallel=True, cfns=cfns,
+                resume=(nodes[i], lasts[i]),
+            )
+            lengths[i] = length if status == FOUND else -1
+            nodes[i] = total
+            paths[i, : len(path)] = path
     finally:
         numba.set_num_threads(saved)
     return lengths, nodes, paths

@@ -1,0 +1,60 @@
+"""Tasks of very different sizes shared among threads as they come free.
+
+``prange`` gives each thread one fixed run of the iterations, decided before any runs. With
+numba's ``omp`` threading layer even :func:`numba.parallel_chunksize` keeps it so: the chunks
+are still dealt out in fixed runs (seen 2026-11-23 with numba 0.68: the 288 subtrees of a
+15-puzzle pass split 144/144 between 2 threads, one thread generating 2.1 million nodes and the
+other 0.35 million, whatever the chunk size). Subtrees of a depth-first pass, or searches of a
+batch, differ in size by orders of magnitude, so a fixed share leaves a thread idle.
+
+Here each thread runs one *worker* (``prange`` over the workers), and a worker takes the next
+task number from a shared counter, with an atomic add, until none are left::
+
+    counter = new_counter()
+    for w in prange(workers(n_tasks)):
+        while True:
+            i = take(counter)
+            if i >= n_tasks:
+                break
+            ...task i...
+
+Tasks start in their own order, so a caller that puts the big ones first (or that skips tasks
+after one it has found an answer in) keeps that.
+"""
+
+import numpy as np
+from numba import get_num_threads, njit, types
+from numba.extending import intrinsic
+
+
+@intrinsic
+def _fetch_add(typingctx, arr, i, v):
+    """``arr[i] += v`` done atomically (LLVM ``atomicrmw add``); returns the value before."""
+    if not (isinstance(arr, types.Array) and arr.dtype == types.int64):
+        return None
+    sig = types.int64(arr, types.intp, types.int64)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = builder.gep(ary.data, [args[1]])
+        return builder.atomic_rmw("add", ptr, args[2], "seq_cst")
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def new_counter():
+    """A fresh task counter (starts at task 0)."""
+    return np.zeros(1, dtype=np.int64)
+
+
+@njit(cache=True)
+def take(counter):
+    """The next task number (each number is handed out exactly once, whatever the threads)."""
+    return _fetch_add(counter, 0, 1)
+
+
+@njit  # (not cached: numba cannot cache a call to get_num_threads)
+def workers(n_tasks):
+    """How many workers to start: one per thread, never more than there are tasks."""
+    return max(1, min(get_num_threads(), n_tasks))
