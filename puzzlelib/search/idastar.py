@@ -403,6 +403,45 @@ def next_bound(bound, over, step):
     return bound + max(1, (over - bound + step - 1) // step) * step
 
 
+#: ``status`` of :func:`_deepen_passes` when it stopped before the next pass (see there).
+MORE = 3
+
+
+@njit
+def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
+                   split_after, split_min_bound, max_passes, ffns=None, cfns=None):
+    """Depth-first passes from ``bound`` on, all in one call, until a solution, the space
+    exhausted, ``max_bound`` passed or ``node_limit`` nodes (``0``: none; ``nodes`` were counted
+    before). Stops with status :data:`MORE` after ``max_passes`` passes, or after a pass of at
+    least ``split_after`` nodes (``< 0``: never) when the next bound is ``split_min_bound`` or
+    more: the caller then shares the next pass among threads, or reports progress.
+
+    Returns (status, solutions, nodes, first solution's length, bound of the last pass made,
+    the next bound, nodes of the last pass, passes made)."""
+    step = p.bound_step
+    passes = 0
+    done = bound
+    n = np.int64(0)
+    while bound <= max_bound:
+        budget = node_limit - nodes if node_limit > 0 else 0
+        sols, n, over, length = _dfs_bounded(state, h0, 0, -1, bound, fns, p, count_all, path,
+                                             budget, ffns, cfns)
+        passes += 1
+        done = bound
+        if n < 0:
+            return NODE_LIMIT, 0, nodes - n, -1, done, bound, -n, passes
+        nodes += n
+        if sols > 0:
+            return FOUND, sols, nodes, length, done, bound, n, passes
+        if over >= np.int64(1) << 62:
+            break  # nothing over the bound: the space below it is exhausted
+        bound = next_bound(bound, over, step)
+        if bound <= max_bound and (passes >= max_passes or (
+                0 <= split_after <= n and bound >= split_min_bound)):
+            return MORE, 0, nodes, -1, done, bound, n, passes
+    return EXHAUSTED, 0, nodes, -1, done, bound, n, passes
+
+
 def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
                         parallel=False, progress=None, ffns=None, cfns=None, resume=None):
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
@@ -416,6 +455,10 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     ``resume``: ``(nodes, last pass's nodes)`` of passes already made below ``bound0`` (by
     :func:`_deepen_batch`, which hands a search over when its passes grow big), counted in.
 
+    The passes on one thread run in one call of :func:`_deepen_passes` when nobody watches
+    (each call of a kernel costs some 30 us of typing its arguments: a fifth of the 8-puzzle's
+    IDA* passes below its last one).
+
     Returns (status, length, solutions, nodes, path, iterations, first bound)."""
     state = start.copy()
     h0 = int(fns.heuristic(state, p))
@@ -428,28 +471,38 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     last = 0  # nodes of the last pass
     if resume is not None:
         nodes, last = int(resume[0]), int(resume[1])
+    can_split = parallel and ffns is None and node_limit == 0
     while bound <= max_bound:
-        iterations += 1
-        if (parallel and ffns is None and node_limit == 0 and bound >= SPLIT_MIN_BOUND
-                and last >= SPLIT_MIN_NODES):
+        if can_split and bound >= SPLIT_MIN_BOUND and last >= SPLIT_MIN_NODES:
+            iterations += 1
             sols, n, over, length = _split_pass(state, h0, bound, fns, p, count_all, path,
                                                 cfns)
-        else:
-            budget = node_limit - nodes if node_limit > 0 else 0
-            sols, n, over, length = _dfs_bounded(
-                state, h0, 0, -1, bound, fns, p, count_all, path, budget, ffns, cfns
-            )
-        if n < 0:
-            return NODE_LIMIT, -1, 0, nodes - n, path[:0], iterations, first
-        nodes += int(n)
-        last = int(n)
+            nodes += int(n)
+            last = int(n)
+            if progress is not None:
+                progress(bound, nodes)
+            if sols > 0:
+                return (FOUND, int(length), int(sols), nodes, path[:length].copy(), iterations,
+                        first)
+            if over >= np.int64(1) << 62:
+                break  # nothing over the bound: the space below it is exhausted
+            bound = int(next_bound(bound, int(over), step))
+            continue
+        status, sols, nodes, length, done, bound, last, passes = _deepen_passes(
+            state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
+            SPLIT_MIN_NODES if can_split else -1, SPLIT_MIN_BOUND,
+            1 if progress is not None else max_bound + 1, ffns, cfns,
+        )
+        nodes, last, bound = int(nodes), int(last), int(bound)
+        iterations += int(passes)
+        if status == NODE_LIMIT:  # (a pass cut short is not reported)
+            return NODE_LIMIT, -1, 0, nodes, path[:0], iterations, first
         if progress is not None:
-            progress(bound, nodes)
-        if sols > 0:
+            progress(int(done), nodes)
+        if status == FOUND:
             return FOUND, int(length), int(sols), nodes, path[:length].copy(), iterations, first
-        if over >= np.int64(1) << 62:
-            break  # nothing over the bound: the space below it is exhausted
-        bound = int(next_bound(bound, int(over), step))
+        if status == EXHAUSTED:
+            break
     return EXHAUSTED, -1, 0, nodes, path[:0], iterations, first
 
 
@@ -490,23 +543,13 @@ def _deepen_one(state, bound0, fns, p, max_bound, lengths, nodes, paths, hand_ov
     """Start ``i`` of :func:`_deepen_batch`."""
     h0 = fns.heuristic(state, p)
     bound = first_bound(bound0, h0, step)
-    total = 0
-    lengths[i] = -1
-    while bound <= max_bound:
-        sols, n, over, length = _dfs_bounded(state, h0, 0, -1, bound, fns, p, False,
-                                             paths[i], 0, None, cfns)
-        total += n
-        if sols > 0:
-            lengths[i] = length
-            break
-        if over >= np.int64(1) << 62:
-            break
-        bound = next_bound(bound, over, step)
-        if hand_over > 0 and n >= hand_over and bound <= max_bound:
-            lengths[i] = HANDED_OVER
-            bounds[i] = bound
-            lasts[i] = n
-            break
+    status, _, total, length, _, bound, last, _ = _deepen_passes(
+        state, h0, bound, max_bound, fns, p, False, paths[i], 0, 0,
+        hand_over if hand_over > 0 else -1, 0, max_bound + 1, None, cfns,
+    )
+    lengths[i] = length if status == FOUND else (HANDED_OVER if status == MORE else -1)
+    bounds[i] = bound
+    lasts[i] = last
     nodes[i] = total
 
 
