@@ -570,7 +570,7 @@ def solve_many(starts, size="4x4", goal=None, heuristic="manhattan", groups=None
     the next board as it comes free (the right way to use several cores on many small
     searches, such as Korf's 100 with a pattern database, where sharing one search's subtrees
     among threads costs more than it saves). A board whose passes grow big (a pass of
-    :data:`~puzzlelib.search.idastar.SPLIT_MIN_NODES` nodes or more) is put aside and finished
+    :data:`~puzzlelib.search.idastar.HAND_OVER_NODES` nodes or more) is put aside and finished
     afterwards with each pass's subtrees shared among the threads, so that a big search left
     to the end never keeps one thread busy alone.
 

@@ -309,7 +309,7 @@ def test_solve_many_hands_big_searches_over(rng, monkeypatch):
     board (nodes at least as many: a pass that finds a solution may finish subtrees after it)."""
     from puzzlelib.search import idastar
 
-    monkeypatch.setattr(idastar, "SPLIT_MIN_NODES", 200)
+    monkeypatch.setattr(idastar, "HAND_OVER_NODES", 200)
     finished = []
     real = idastar.iterative_deepening
 

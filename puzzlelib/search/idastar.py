@@ -26,10 +26,20 @@ SPLIT_SUBTREES = 256
 #: ... and is used only for bounds at least this large (small ones finish in microseconds)...
 SPLIT_MIN_BOUND = 12
 #: ... and only after a pass that generated at least this many nodes: the next one is then
-#: several times bigger. Entering a parallel region costs up to 30-40 ms on a busy 2-core
-#: machine (measured 2026-11-22: Korf's 100 with the 7-8 PDB, a few passes of a few thousand
-#: nodes each, took 19 s on 2 threads against 1.1 s on one before this rule).
-SPLIT_MIN_NODES = 1 << 20
+#: several times bigger (the 8-puzzle's IDA* with Manhattan: 17,903 nodes at bound 29, then
+#: 82,270 at 31, 1.85 ms on one thread, 1.07 ms shared on two; the split costs about 0.3 ms).
+#: Measured 2026-11-23 on 2 cores, that whole search took 1.65 ms on two threads against
+#: 2.23 ms on one with this rule, 2.22 ms with a rule of 2**20. The price is paid on a busy
+#: machine, where a parallel region waits for every thread to be scheduled: with another
+#: process using a core, 3.9 ms (at worst 18.6) against 2.4 (at worst 6.5) with 2**20; pass
+#: ``threads=1`` there.
+SPLIT_MIN_NODES = 1 << 14
+#: :func:`_deepen_batch` hands a search over after a pass of at least this many nodes. Far
+#: more than :data:`SPLIT_MIN_NODES`: a batch keeps all threads busy with whole searches, and
+#: entering a parallel region costs up to 30-40 ms on a busy 2-core machine (measured
+#: 2026-11-22: Korf's 100 with the 7-8 PDB, a few passes of a few thousand nodes each, took
+#: 19 s on 2 threads against 1.1 s on one when every pass was shared among threads).
+HAND_OVER_NODES = 1 << 20
 
 
 @njit
@@ -556,7 +566,7 @@ def _deepen_one(state, bound0, fns, p, max_bound, lengths, nodes, paths, hand_ov
 def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_over=None):
     """Solve many starts on ``threads`` threads: :func:`_deepen_batch`, each thread taking the
     next start as it comes free; then, when there are several threads, every search it handed
-    over (a pass of ``hand_over`` nodes or more; ``None``: :data:`SPLIT_MIN_NODES`, ``0``:
+    over (a pass of ``hand_over`` nodes or more; ``None``: :data:`HAND_OVER_NODES`, ``0``:
     never) finished one at a time by
     :func:`iterative_deepening` with each pass's subtrees shared among the threads. Returns
     (lengths, nodes, paths), as one search per start would give them (nodes may differ with
@@ -571,7 +581,7 @@ def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_ove
     bounds = np.zeros(n, dtype=np.int64)
     lasts = np.zeros(n, dtype=np.int64)
     if hand_over is None:
-        hand_over = SPLIT_MIN_NODES
+        hand_over = HAND_OVER_NODES
     saved = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
