@@ -170,3 +170,24 @@ def test_parallel_and_serial_layers_agree(monkeypatch, min_layer, goal):
     stop = int(np.flatnonzero(dist == len(want) - 1)[0])
     (d2, c2), *_ = _tables(puz, stop=stop)
     assert c2 == want and d2[stop] == len(want) - 1
+
+
+def test_big_layers_are_checked_for_memory_one_call_at_a_time(monkeypatch):
+    """Layers needing room for more than UNCHECKED_ROWS positions go through the memory check,
+    each before it is made; the smaller ones are made many per call. Same counts either way."""
+    from puzzlelib import memory
+
+    checked = []
+    real = memory.check_fits
+    monkeypatch.setattr(memory, "check_fits", lambda n, what: checked.append(what) or real(n, what))
+    monkeypatch.setattr(layered, "UNCHECKED_ROWS", 20_000)
+    puz = SlidingPuzzle(3, 3, heuristic="none")
+    want = reference.layer_counts(list(puz.goal), 3, 3)
+    r0 = int(puz.fns.rank(puz.encode(puz.goal), puz.params))
+    _, counts = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets)
+    assert counts == want
+    # room for layer d+1 lies between 2 and 4 times |layer d| (2 to 4 moves from a cell)
+    checked_layers = {int(w.split()[1]) for w in checked}
+    must = {d + 1 for d, c in enumerate(want[:-1]) if 2 * c > 20_000}
+    may = {d + 1 for d, c in enumerate(want[:-1]) if 4 * c > 20_000}
+    assert must and must <= checked_layers <= may

@@ -12,7 +12,8 @@ until reached); the table decides what is new, one byte per position. Two ways t
   grouped by bucket and expanded in parallel, one task per *target* bucket. A position's table
   entry is then only touched by the task that owns its bucket: no races, no duplicates, and
   the counts are exact whatever the number of threads. Layers below
-  :data:`PARALLEL_MIN_LAYER` positions are expanded on one thread, several per call.
+  :data:`PARALLEL_MIN_LAYER` positions are expanded on one thread; unless a progress bar is
+  shown, many layers are made in one call.
 - **Table scan**, for domains without buckets and tables of :data:`PARALLEL_MIN_TABLE` or
   more: ``prange`` over chunks of the table, unranking each entry equal to ``d``. A thread only
   ever writes ``d + 1`` into an unseen entry, so two threads racing on one entry write the same
@@ -26,6 +27,7 @@ from numba import get_num_threads, njit, prange
 from .. import memory
 from ..domain import ILLEGAL, UNSEEN
 from ..errors import SearchLimitError
+from .workshare import new_counter, take, workers
 
 #: Table entries per parallel work item.
 CHUNK = 1 << 14
@@ -35,8 +37,16 @@ CHUNK = 1 << 14
 #: (2026-11-22), the 2x5 board's 1,814,400 positions take 0.07 s with bucketed lists, 0.39 s
 #: with the scan, and the 3x4 board's 239,500,800 about 22 s, in under 2 GiB.
 PARALLEL_MIN_TABLE = 1 << 26
-#: Layers with fewer positions than this are expanded on one thread.
-PARALLEL_MIN_LAYER = 1 << 15
+#: Layers with fewer positions than this are expanded on one thread. Measured 2026-11-23 on 2
+#: cores, the 8-puzzle's whole table: 7.45 ms on two threads with this threshold (its 17
+#: layers of 4,096 positions or more shared), 10.6 ms on one or with a threshold of 2**15.
+#: The price is paid on a busy machine, where each parallel region waits for every thread to
+#: be scheduled: with another process using a core, 15.2 ms (at worst 136) against 10.4 (at
+#: worst 13) with 2**15; pass ``threads=1`` there.
+PARALLEL_MIN_LAYER = 1 << 12
+#: Layers needing room for at most this many positions are made without a memory check
+#: (about 100 MiB of rows on the 4x4 board), several per call.
+UNCHECKED_ROWS = 1 << 22
 #: The greatest depth a uint8 table can hold (255 means unseen).
 MAX_DEPTH = UNSEEN - 1
 
@@ -114,30 +124,6 @@ def _capacities(lo, hi, bucket_next):
     return cap
 
 
-@njit(cache=True)
-def _balanced_order(work, n_threads):
-    """An order of the tasks such that cutting it into ``n_threads`` runs of equal length (as
-    numba's scheduler does) gives each thread about the same work: the largest task first, each
-    to the least loaded thread that still has room."""
-    n = work.shape[0]
-    n_threads = max(1, min(n_threads, n))
-    room = np.empty(n_threads, dtype=np.int64)
-    for b in range(n_threads):  # run b holds tasks [b*n//T, (b+1)*n//T)
-        room[b] = (b + 1) * n // n_threads - b * n // n_threads
-    load = np.zeros(n_threads, dtype=np.int64)
-    fill = np.zeros(n_threads, dtype=np.int64)
-    order = np.empty(n, dtype=np.int64)
-    for t in np.argsort(-work):
-        best = -1
-        for b in range(n_threads):
-            if fill[b] < room[b] and (best < 0 or load[b] < load[best]):
-                best = b
-        order[best * n // n_threads + fill[best]] = t
-        fill[best] += 1
-        load[best] += work[t]
-    return order
-
-
 @njit
 def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr, nm, k):
     """Target bucket ``t``'s share of a layer: apply, to every source bucket, the moves that
@@ -193,44 +179,61 @@ def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p):
     One task per *target* bucket: it applies, to every source bucket, the moves that lead into
     its own bucket, and writes into its own rows of the next layer. A position's table entry is
     therefore only ever read and written by the task that owns its bucket: no races, no
-    duplicates, exact counts, whatever the threads. The buckets are left where they were
-    written (rows between them unused) rather than packed: one copy of the layer fewer.
+    duplicates, exact counts, whatever the threads. The biggest tasks are started first and
+    each thread takes the next one as it comes free (:mod:`.workshare`). The buckets are left
+    where they were written (rows between them unused) rather than packed: one copy of the
+    layer fewer.
 
     Returns the next layer in the same form."""
     nb = lo.shape[0]
     cap, start, ns, nr, nm = _room(lo, hi, bucket_next, p)
     end = start.copy()
     mark = np.uint8(depth + 1)
-    order = _balanced_order(cap, get_num_threads())
-    for task in prange(nb):
-        t = order[task]
-        end[t] = _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p,
-                              ns, nr, nm, start[t])
+    order = np.argsort(-cap)
+    counter = new_counter()
+    for _ in prange(workers(nb)):
+        while True:
+            j = take(counter)
+            if j >= nb:
+                break
+            t = order[j]
+            end[t] = _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p,
+                                  ns, nr, nm, start[t])
     return ns, nr, nm, start, end
 
 
 @njit
-def _bfs_lists_serial(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p, max_layers, min_par,
-                      stop_rank):
-    """:func:`_layer_buckets` on one thread, layer after layer, while the layers stay below
-    ``min_par`` positions (a parallel region per small layer costs more than it saves, and
-    far more on a busy machine, where each one waits for every thread to be scheduled), and
-    until the layer that reaches ``stop_rank`` (if ``>= 0``).
+def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p, max_layers, min_par,
+                   stop_rank, max_rows):
+    """Layer after layer in one call (each call of a kernel from Python costs some 30 us of
+    typing its arguments: a tenth of the 8-puzzle's whole search when made once a layer), at
+    most ``max_layers`` of them, until the layer that reaches ``stop_rank`` (if ``>= 0``) or an
+    empty one, and before any layer after the first that would need room for more than
+    ``max_rows`` positions (the caller checks the memory for those). A layer of ``min_par``
+    positions or more is shared among the threads (:func:`_layer_buckets`); smaller ones are
+    made on this thread, where a parallel region would cost more than it saves.
+
     Returns the last layer made, its depth, and the sizes of the layers made."""
     nb = lo.shape[0]
     counts = np.zeros(max_layers, dtype=np.int64)
     n = 0
     size = (hi - lo).sum()
-    while n < max_layers and 0 < size < min_par:
+    while n < max_layers and size > 0:
         if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
             break
-        cap, start, ns, nr, nm = _room(lo, hi, bucket_next, p)
-        end = start.copy()
-        mark = np.uint8(depth + 1)
-        for t in range(nb):
-            end[t] = _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p,
-                                  ns, nr, nm, start[t])
-        fs, fr, fm, lo, hi = ns, nr, nm, start, end
+        if n > 0 and _capacities(lo, hi, bucket_next).sum() > max_rows:
+            break
+        if size >= min_par:
+            fs, fr, fm, lo, hi = _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth,
+                                                fns, p)
+        else:
+            cap, start, ns, nr, nm = _room(lo, hi, bucket_next, p)
+            end = start.copy()
+            mark = np.uint8(depth + 1)
+            for t in range(nb):
+                end[t] = _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p,
+                                      ns, nr, nm, start[t])
+            fs, fr, fm, lo, hi = ns, nr, nm, start, end
         size = (hi - lo).sum()
         if size == 0:
             break
@@ -353,40 +356,24 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min
             raise SearchLimitError(
                 f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table"
             )
-        size = int((hi - lo).sum())
-        if size < min_par and progress is None:
-            # small layers, nobody watching: one thread, as many layers as stay small
-            fs, fr, fm, lo, hi, depth, new = _bfs_lists_serial(
-                dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, params, MAX_DEPTH - depth,
-                min_par, stop_rank,
-            )
-            counts.extend(int(c) for c in new)
-            total += int(new.sum())
-            if int((hi - lo).sum()) == 0:
-                break
-            continue
         room = int(_capacities(lo, hi, bucket_next).sum())
-        memory.check_fits(
-            room * row_bytes,
-            f"layer {depth + 1} of the breadth-first search (room for {room:,} positions)",
+        if room > UNCHECKED_ROWS:
+            memory.check_fits(
+                room * row_bytes,
+                f"layer {depth + 1} of the breadth-first search (room for {room:,} positions)",
+            )
+        # nobody watching: as many layers as one call makes (up to a big one, checked above)
+        n_layers = MAX_DEPTH - depth if progress is None else 1
+        fs, fr, fm, lo, hi, depth, new = _bfs_lists_run(
+            dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, params, n_layers, min_par,
+            stop_rank, UNCHECKED_ROWS,
         )
-        if size < min_par:
-            fs, fr, fm, lo, hi, depth, new = _bfs_lists_serial(
-                dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, params, 1,
-                min_par, -1,
-            )
-        else:
-            fs, fr, fm, lo, hi = _layer_buckets(
-                dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, params
-            )
-            depth += 1
-        size = int((hi - lo).sum())
-        if size == 0:
+        if len(new) == 0:
             break
-        counts.append(size)
-        total += size
+        counts.extend(int(c) for c in new)
+        total += int(new.sum())
         if progress is not None:
-            progress(depth, size, total)
+            progress(depth, int(new[-1]), total)
     return counts
 
 
