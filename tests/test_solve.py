@@ -206,3 +206,19 @@ def test_cursor_loop_searches_the_same_tree(size, goal, kwargs, rng):
                         assert np.array_equal(st, s)
                         out.append((tuple(int(x) for x in r), path.tolist()))
                     assert out[0] == out[1], (board, bound, count_all, budget)
+
+
+def test_puzzles_of_one_shape_share_their_tables():
+    """The kernels' tables are made once per board shape, goal, heuristic and hash; any other
+    goal or heuristic gets its own (and answers for its own goal)."""
+    from puzzlelib.domains.sliding import SlidingPuzzle
+
+    a, b = SlidingPuzzle(3, 3), SlidingPuzzle(3, 3)
+    assert a.params is b.params
+    other = SlidingPuzzle(3, 3, goal="0 1 2 3 4 5 6 7 8")
+    plain = SlidingPuzzle(3, 3, heuristic="none")
+    assert other.params is not a.params and plain.params is not a.params
+    assert list(other.params.goal) == list(range(9)) and int(plain.params.h.max()) == 0
+    start = "1 2 3 4 5 6 7 8 0"
+    assert solve(start, goal="0 1 2 3 4 5 6 7 8", method="bfs").length == 22
+    assert solve(start, method="bfs").length == 0

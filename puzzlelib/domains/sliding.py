@@ -584,6 +584,12 @@ def parity_class(board, cols):
 # ---------------------------------------------------------------------------------------------
 
 
+#: The kernels' tables of each board shape, goal, heuristic and hash made so far in this process
+#: (at most 64): the kernels only read them, and making them costs about 0.6 ms of Python, more
+#: than the search of many an 8-puzzle. The pattern databases are added to a copy.
+_PARAMS = {}
+
+
 class SlidingPuzzle:
     """A rows x cols sliding-tile puzzle with a fixed goal.
 
@@ -632,7 +638,13 @@ class SlidingPuzzle:
         if hash not in HASHES:
             raise PuzzleError(f"unknown hash {hash!r}: use 'perfect' or 'sparse'")
         self.hash = hash
-        self.params = self._make_params()
+        key = (self.rows, self.cols, self.goal.tobytes(), heuristic, hash)
+        self.params = _PARAMS.get(key)
+        if self.params is None:
+            self.params = self._make_params()
+            if len(_PARAMS) >= 64:
+                _PARAMS.pop(next(iter(_PARAMS)))  # the oldest
+            _PARAMS[key] = self.params
         if heuristic.startswith("pdb"):
             self._add_pdbs(groups, reflect, pdb_progress, pdb_cache)
             self.fns = FNS_PDB
