@@ -191,10 +191,10 @@ def _warm(kind, parallel=False, puz=None):
             _layered_mod._layer_parallel(dist, 0, puz.fns, puz.params)
     elif kind == "deepening":
         if parallel:
-            _ida_mod._split_pass(start, 0, 4, puz.fns, puz.params, True, np.empty(8, np.int64),
-                                 puz.cfns)
+            _ida_mod._split_pass(start, 0, 4, puz.dfs_fns, puz.params, True,
+                                 np.empty(8, np.int64), puz.cfns)
         else:
-            _ida_mod.iterative_deepening(start, puz.fns, puz.params, 0, True, 20,
+            _ida_mod.iterative_deepening(start, puz.dfs_fns, puz.params, 0, True, 20,
                                          cfns=puz.cfns)
     elif kind == "bidir":
         _bidir_mod._bidirectional(start, goal, puz.fns, puz.params, 20, 1000)
@@ -482,7 +482,7 @@ def solve(
         try:
             t0 = time.perf_counter()
             status, length, sols, nodes, path, iterations, first = _ida_mod.iterative_deepening(
-                s, puz.fns, puz.params, bound0, all_solutions, max_bound, node_limit,
+                s, puz.dfs_fns, puz.params, bound0, all_solutions, max_bound, node_limit,
                 parallel=parallel, progress=report, cfns=puz.cfns,
             )
             seconds = time.perf_counter() - t0
@@ -592,13 +592,13 @@ def solve_many(starts, size="4x4", goal=None, heuristic="manhattan", groups=None
     key = ("batch", _variant(puz))
     if key not in _COMPILE_SECONDS:
         t0 = time.perf_counter()
-        _ida_mod.deepen_many(states[:1], bound0s[:1], puz.fns, puz.params, 0, 1, puz.cfns)
+        _ida_mod.deepen_many(states[:1], bound0s[:1], puz.dfs_fns, puz.params, 0, 1, puz.cfns)
         _COMPILE_SECONDS[key] = time.perf_counter() - t0
     # a big search is handed over to passes shared among the threads: compiled apart too
     compile_seconds = _COMPILE_SECONDS[key] + (
         _warm("idastar", True, puz=puz) if n_threads > 1 else 0.0)
     t0 = time.perf_counter()
-    lengths, nodes, paths = _ida_mod.deepen_many(states, bound0s, puz.fns, puz.params,
+    lengths, nodes, paths = _ida_mod.deepen_many(states, bound0s, puz.dfs_fns, puz.params,
                                                  max_bound, n_threads, puz.cfns)
     seconds = time.perf_counter() - t0
     if (lengths < 0).any():

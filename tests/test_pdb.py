@@ -118,6 +118,43 @@ def test_additive_heuristic_admissible_and_incremental_on_3x3_boards(goal, group
     assert puz.start_h(puz.encode(puz.goal)) == 0
 
 
+@pytest.mark.parametrize("groups,reflect", [
+    ([[1, 2, 3, 4], [5, 6, 7, 8]], True),
+    ([[1, 2, 3], [4, 5, 6], [7, 8]], False),
+    ([[1, 3, 4], [2, 5, 6]], True),  # tiles 7 and 8 in no group
+])
+def test_depth_first_pdb_step_searches_the_same_tree(groups, reflect, rng):
+    """IDA*'s PDB step (the values a move replaced are put back when it is taken back) against
+    the plain one, pass by pass: same solutions, nodes, next bound, first path, with or without
+    counting all; the start state comes back (board and values), and along any walk the step's
+    values are the board's."""
+    from puzzlelib.domains.sliding import FNS_PDB_DFS
+    from puzzlelib.search.idastar import _dfs_bounded
+
+    puz = SlidingPuzzle(3, 3, groups=groups, reflect=reflect, pdb_cache=False)
+    assert puz.dfs_fns is FNS_PDB_DFS and puz.fns is not FNS_PDB_DFS
+    n_val = 2 * puz.n_cells + 1 + 2 * len(groups)  # board, tiles' cells, values (not the undo)
+    for walk in (12, 19, 30, None):
+        board = random_board(3, 3, rng, walk=walk)
+        s = puz.encode(puz.parse(" ".join(map(str, board))))
+        h0 = puz.start_h(s)
+        for bound in range(h0, h0 + 7):
+            for count_all in (False, True):
+                out = []
+                for fns in (puz.fns, puz.dfs_fns):
+                    st = s.copy()
+                    path = np.zeros(bound + 1, dtype=np.int64)
+                    res = _dfs_bounded(st, h0, 0, -1, bound, fns, puz.params, count_all, path, 0)
+                    assert np.array_equal(st[:n_val], s[:n_val])
+                    out.append((tuple(int(x) for x in res), path[: max(res[3], 0)].tolist()))
+                assert out[0] == out[1]
+    s = puz.encode(puz.parse(" ".join(map(str, random_board(3, 3, rng)))))
+    for m in [0, 2, 1, 3, 3, 2, 0, 0, 1, 3, 2] * 3:  # a walk with some moves taken back
+        if puz.dfs_fns.step(s, m, puz.params) != ILLEGAL:
+            fresh = puz.encode(puz.decode(s))
+            assert np.array_equal(s[:n_val], fresh[:n_val])
+
+
 def test_linear_conflict_matches_definition_admissible_and_incremental():
     lc = SlidingPuzzle(3, 3, heuristic="linear-conflict")
     none = SlidingPuzzle(3, 3, heuristic="none")
