@@ -418,6 +418,8 @@ def solve(
         )
     if method == "iddfs":
         heuristic = "none"
+    # the start is checked before any pattern database is built (minutes, for 7-8)
+    SlidingPuzzle(rows, cols, goal=goal, heuristic="none").parse(start, what="start")
     t_pdb = time.perf_counter()
     puz = SlidingPuzzle(rows, cols, goal=goal, heuristic=heuristic, groups=groups,
                         reflect=reflect, pdb_progress=True if progress is None else progress)
@@ -580,6 +582,9 @@ def solve_many(starts, size="4x4", goal=None, heuristic="manhattan", groups=None
     n_threads = _threads(threads)
     if groups is not None and heuristic == "manhattan":
         heuristic = "pdb"
+    plain = SlidingPuzzle(rows, cols, goal=goal, heuristic="none")
+    for i, b in enumerate(starts):  # every start checked before any database is built
+        plain.parse(b, what=f"start {i}")
     t_pdb = time.perf_counter()
     puz = SlidingPuzzle(rows, cols, goal=goal, heuristic=heuristic, groups=groups,
                         reflect=reflect, pdb_progress=True if progress is None else progress)

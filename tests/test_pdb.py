@@ -340,6 +340,24 @@ def test_solve_many_matches_solve_one_by_one():
         api.solve_many([starts[0], "1 2 3"], "4x4", goal=KORF_GOAL)
 
 
+def test_bad_start_is_reported_before_any_database_is_built(monkeypatch):
+    """An unsolvable or malformed start fails at once, not after minutes of building."""
+    from puzzlelib import UnsolvableError
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("a pattern database was built for a bad start")
+
+    monkeypatch.setattr(pdb, "pattern_database", no_build)
+    unsolvable = "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0"
+    with pytest.raises(UnsolvableError, match="unsolvable"):
+        api.solve(unsolvable, "4x4", method="idastar", heuristic="pdb78")
+    with pytest.raises(PuzzleError, match="start 1"):
+        api.solve_many(["1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", unsolvable], "4x4",
+                       heuristic="pdb78")
+    with pytest.raises(PuzzleError, match="start"):
+        api.solve("1 2 3", "4x4", method="idastar", heuristic="pdb555")
+
+
 def test_solve_many_hands_big_searches_over(rng, monkeypatch):
     """A search whose passes grow big is put aside by the batch and finished with its passes'
     subtrees shared among the threads: same lengths and first solutions as one search per
