@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import numba
+from numba.core.caching import FunctionCache
 
 
 def cache_folder():
@@ -34,3 +35,79 @@ def cache_folder():
 FOLDER = cache_folder()
 if FOLDER is not None:
     numba.config.CACHE_DIR = FOLDER
+
+
+# --- Kernels that take a domain's functions -------------------------------------------------
+#
+# A search kernel is compiled for the bundle of domain functions it is given, and numba keys
+# its cache entry by the argument types, a function's type included. That type names the
+# function by a random id drawn anew in every process, so an entry saved by one process was
+# never found by the next, and every process (each notebook, each CLI call) compiled every
+# kernel again: 20-25 s before a first answer.
+#
+# So each of this package's domain functions gets an id made of its module and name
+# (:func:`stable_identity`), the same in every process; a kernel saved with them is found
+# again. That is safe because the cache folder above changes with any of the package's source,
+# the domain functions' included. Functions from outside the package (a user's own domain)
+# keep numba's random id, and :func:`kernel` does not save an entry that holds one: it would
+# never be found again, and nothing would notice if its source changed.
+
+PREFIX = "puzzlelib:"
+
+
+def stable_identity(dispatcher):
+    """Give a module-level jitted function of this package the same numba id in every process.
+
+    Anything else (a function outside ``puzzlelib``, or a numba without this private hook) is
+    left as it is: kernels given it are compiled in each process, as before.
+    """
+    func = dispatcher.py_func
+    module = getattr(func, "__module__", "") or ""
+    if not module.startswith("puzzlelib.") or "<locals>" in func.__qualname__:
+        return dispatcher
+    try:
+        dispatcher._set_uuid(f"{PREFIX}{module}.{func.__qualname__}")
+    except (AttributeError, AssertionError):
+        pass
+    return dispatcher
+
+
+def _is_stable(dispatcher):
+    try:
+        return dispatcher._uuid.startswith(PREFIX)
+    except AttributeError:
+        return False
+
+
+def _only_stable_functions(ty):
+    """No function in the numba type ``ty`` (nested tuples included) has a per-process id."""
+    from numba.core import types
+
+    if isinstance(ty, types.Dispatcher):
+        return _is_stable(ty.dispatcher)
+    if isinstance(ty, types.BaseTuple):
+        return all(_only_stable_functions(t) for t in ty.types)
+    return not isinstance(ty, types.Callable)
+
+
+class _KernelCache(FunctionCache):
+    """numba's own on-disk cache, which saves no entry naming a function from outside."""
+
+    def save_overload(self, sig, data):
+        from numba.core import sigutils
+
+        args, _ = sigutils.normalize_signature(sig)
+        if all(_only_stable_functions(t) for t in args):
+            super().save_overload(sig, data)
+
+
+def kernel(func=None, **options):
+    """``njit`` for search kernels (functions given a domain's functions), cached on disk.
+
+    Use as ``@kernel`` or ``@kernel(parallel=True)``.
+    """
+    if func is None:
+        return lambda f: kernel(f, **options)
+    dispatcher = numba.njit(cache=True, **options)(func)
+    dispatcher._cache = _KernelCache(dispatcher.py_func)
+    return dispatcher

@@ -64,17 +64,19 @@ looks at a child before making it, so a child pruned by its bound is never made 
 
 The other searches ignore it.
 
-Compilation: numba specialises each kernel for the functions it is given, once per process.
-Domain functions are cached on disk (``cache=True``); the kernels that take ``fns`` are not,
-because numba keys such a cache entry by the function objects' identity, which never repeats
-in a new process (the cache would only grow). The API therefore times compilation apart and
-reports it as ``compile_seconds``.
+Compilation: numba specialises each kernel for the functions it is given. Domain functions
+(:func:`domain_fn`) and kernels (:func:`puzzlelib._numba_cache.kernel`) are both cached on disk,
+so only the first process after a change of the package's source compiles them; a kernel given
+functions from outside the package (a new domain of your own) is compiled once per process
+instead. The API times compilation (or loading from the cache) apart, as ``compile_seconds``.
 """
 
 from collections import namedtuple
 
 from numba import njit
 from numba.extending import typeof_impl
+
+from ._numba_cache import stable_identity
 
 #: Returned by ``step`` for a move that cannot be made from the current state.
 ILLEGAL = -(1 << 40)
@@ -92,7 +94,15 @@ DomainFns = namedtuple(
 #: in and out, so its cost does not grow with what ``params`` holds. Measured on 2 cores
 #: (2026-11-22): a pattern-database move 520 ns -> 83 ns; calls that LLVM inlines were already
 #: free of it.
-domain_fn = njit(cache=True, _nrt=False)
+_domain_jit = njit(cache=True, _nrt=False)
+
+
+def domain_fn(func):
+    """``@njit`` for a domain function: cached, no reference counting, and (for this package's
+    own functions) the same numba id in every process, so that the search kernels compiled for
+    it are found in numba's on-disk cache by later processes (see :mod:`puzzlelib._numba_cache`).
+    """
+    return stable_identity(_domain_jit(func))
 
 @domain_fn
 def no_rank(state, params):

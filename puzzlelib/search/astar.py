@@ -15,6 +15,7 @@ status instead of swapping.
 import numpy as np
 from numba import njit
 
+from .._numba_cache import kernel
 from ..domain import ILLEGAL, PLAIN_FRONTIER
 from .statetable import (
     find_hashed,
@@ -92,7 +93,7 @@ def astar(start, fns, p, weight_g=1, max_states=50_000_000, ffns=None):
     return _astar(start, fns, ffns, p, key_len, weight_g, max_states)
 
 
-@njit
+@kernel
 def _astar(start, fns, ffns, p, key_len, weight_g, max_states):
     L = p.state_len
     cap = 4096

@@ -22,8 +22,8 @@ use the same move generator.
 """
 
 import numpy as np
-from numba import njit
 
+from .._numba_cache import kernel
 from ..domain import ILLEGAL, UNSEEN
 from .statetable import (
     find,
@@ -48,7 +48,7 @@ FOUND, NOT_WITHIN_DEPTH, STATE_LIMIT, EXHAUSTED = 0, 1, 2, 3
 BATCH = 16
 
 
-@njit
+@kernel
 def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns, p):
     """Expand rows ``[lo, hi)`` of one side into its next layer, checking each new state
     against the other side. Returns the side's (possibly grown) arrays, its new size, and the
@@ -103,7 +103,7 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
     return slots, pool, par, mov, n, -1, -1
 
 
-@njit
+@kernel
 def _after_layer(meet_f, stored, max_states):
     """The search's status after a layer: found at a meeting, else stopped once more than
     ``max_states`` states are stored, else going on."""
@@ -112,7 +112,7 @@ def _after_layer(meet_f, stored, max_states):
     return STATE_LIMIT if stored > max_states else NOT_WITHIN_DEPTH
 
 
-@njit
+@kernel
 def _root_ends(max_depth):
     """Each side's layer ends (``ends[k]``: states of depth ``<= k``), the root alone so far."""
     ends_f = np.zeros(max_depth + 2, dtype=np.int64)
@@ -122,7 +122,7 @@ def _root_ends(max_depth):
     return ends_f, ends_b
 
 
-@njit
+@kernel
 def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False):
     """Returns (status, moves, layer ends forward, layer ends backward, bytes used).
 
@@ -177,7 +177,7 @@ def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False):
     return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used
 
 
-@njit
+@kernel
 def _join(head, tail, fns, p):
     """The whole path: start -> meeting point (``head``), then the backward side's path
     (``tail``, goal -> meeting point) walked the other way."""
@@ -198,7 +198,7 @@ def _join(head, tail, fns, p):
 FIRST_ROWS = 1 << 14
 
 
-@njit
+@kernel
 def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, fns, p):
     """Expand rows ``[lo, hi)`` of one side (room for every child is made beforehand) into
     rows ``n, n+1, ...``: parents in row order, moves in move-number order, never straight
@@ -238,7 +238,7 @@ def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, 
     return n, -1, -1
 
 
-@njit
+@kernel
 def _table_side(root, n_ranks, fns, p):
     """One side of :func:`_bidirectional_table`: its distance table, with ``root`` at depth 0,
     and its rows (states, ranks, the moves that made them, parent rows), ``root`` in row 0."""
@@ -257,7 +257,7 @@ def _table_side(root, n_ranks, fns, p):
     return dist, states, ranks, movs, pars
 
 
-@njit
+@kernel
 def _table_layer(lo, n, states, ranks, movs, pars, dist, other, other_ranks, other_n, depth,
                  fns, p):
     """Layer ``depth`` of one side from rows ``[lo, n)``, after making room for every child
@@ -279,7 +279,7 @@ def _table_layer(lo, n, states, ranks, movs, pars, dist, other, other_ranks, oth
     return states, ranks, movs, pars, n, meet, there
 
 
-@njit
+@kernel
 def _find_row(ranks, n, r):
     """The row holding rank ``r`` among the first ``n`` (once per search, at the meeting)."""
     for i in range(n):
@@ -288,7 +288,7 @@ def _find_row(ranks, n, r):
     return -1
 
 
-@njit
+@kernel
 def _bidirectional_table(start, goal, fns, p, n_ranks, max_depth, max_states):
     """:func:`_bidirectional` over two ``uint8`` distance tables of ``n_ranks`` entries, one per
     side (:data:`~puzzlelib.domain.UNSEEN` until reached), for domains with a perfect hash

@@ -21,8 +21,8 @@ jitted call, written once over a domain's functions like the other searches.
 import time
 
 import numpy as np
-from numba import njit
 
+from .._numba_cache import kernel
 from ..domain import ILLEGAL, PLAIN_FRONTIER
 from .statetable import (
     find_hashed,
@@ -55,7 +55,7 @@ class Layer:
         return self.slots.nbytes + self.pool.nbytes + self.parent.nbytes + self.move.nbytes
 
 
-@njit
+@kernel
 def _first_layer(starts, ffns, p, key_len):
     slots, pool = new_table(key_len, max(16, starts.shape[0]))
     key = np.empty(key_len, dtype=np.uint8)
@@ -69,7 +69,7 @@ def _first_layer(starts, ffns, p, key_len):
     return slots, pool, n
 
 
-@njit
+@kernel
 def _unpack_rows(keys, ffns, p):
     out = np.empty((keys.shape[0], p.state_len), dtype=np.uint8)
     for i in range(keys.shape[0]):
@@ -77,7 +77,7 @@ def _unpack_rows(keys, ffns, p):
     return out
 
 
-@njit
+@kernel
 def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ffns, p,
             stop_at_goal):
     """The next layer of ``cur``: returns (slots, pool, n, parent, move, goal index or -1).
@@ -122,7 +122,7 @@ def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ff
     return slots, pool, n, parent, move, -1
 
 
-@njit
+@kernel
 def _goal_in(pool, n, fns, ffns, p):
     buf = np.empty(p.state_len, dtype=np.uint8)
     for i in range(n):
@@ -132,7 +132,7 @@ def _goal_in(pool, n, fns, ffns, p):
     return -1
 
 
-@njit
+@kernel
 def _bfs_in_one_call(starts, fns, ffns, p, key_len, stop_at_goal, keep_all, max_depth):
     """The whole search in one compiled call (no progress, no per-layer callback): the same
     layers as :func:`frontier_bfs`, without a Python round trip per layer (0.2 ms each, which

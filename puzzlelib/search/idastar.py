@@ -16,6 +16,7 @@ distance to the nearest home does not).
 import numpy as np
 from numba import njit, prange
 
+from .._numba_cache import kernel
 from ..domain import ILLEGAL
 from .workshare import new_counter, take, workers
 
@@ -42,7 +43,7 @@ SPLIT_MIN_NODES = 1 << 14
 HAND_OVER_NODES = 1 << 20
 
 
-@njit
+@kernel
 def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, ffns=None,
                  cfns=None):
     """One depth-first pass below ``bound`` from a state ``g0`` moves deep, reached by move
@@ -130,7 +131,7 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
     return solutions, nodes, over, first_len
 
 
-@njit
+@kernel
 def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path, node_budget,
                             ffns):
     """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.domain.FrontierFns`: each
@@ -205,7 +206,7 @@ def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
     return solutions, nodes, over, first_len
 
 
-@njit
+@kernel
 def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, cfns):
     """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.domain.CursorFns`: the cursor
     (the blank) stays in a register, only legal moves are listed, and a child is looked at
@@ -289,7 +290,7 @@ def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, nod
     return solutions, nodes, over, first_len
 
 
-@njit
+@kernel
 def _undo_path(state, cursors, moves, depth, c, cfns, p):
     """Take back the moves that led ``depth`` deep (the cursor now at ``c``)."""
     for k in range(depth - 1, -1, -1):
@@ -297,7 +298,7 @@ def _undo_path(state, cursors, moves, depth, c, cfns, p):
         c = cursors[k]
 
 
-@njit
+@kernel
 def _root_frontier(start, h0, bound, fns, p, want):
     """Expand from ``start`` breadth-first, with the depth-first pass's pruning and node count,
     until there are ``want`` subtree roots or one more level would reach ``bound``. Roots stay in
@@ -347,7 +348,7 @@ def _root_frontier(start, h0, bound, fns, p, want):
     return cur_s, cur_h, cur_last, cur_pre, k, nodes, over
 
 
-@njit(parallel=True)
+@kernel(parallel=True)
 def _split_pass(start, h0, bound, fns, p, count_all, path, cfns=None):
     """The depth-first pass below ``bound``, its subtrees shared among threads (``prange``).
 
@@ -417,7 +418,7 @@ def next_bound(bound, over, step):
 MORE = 3
 
 
-@njit
+@kernel
 def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
                    split_after, split_min_bound, max_passes, ffns=None, cfns=None):
     """Depth-first passes from ``bound`` on, all in one call, until a solution, the space
@@ -520,7 +521,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
 HANDED_OVER = -2
 
 
-@njit(parallel=True)
+@kernel(parallel=True)
 def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths, hand_over,
                   bounds, lasts, cfns=None):
     """Iterative deepening on many starts at once, each thread taking the next start as it
@@ -547,7 +548,7 @@ def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths, han
                         hand_over, bounds, lasts, i, step, cfns)
 
 
-@njit
+@kernel
 def _deepen_one(state, bound0, fns, p, max_bound, lengths, nodes, paths, hand_over, bounds,
                 lasts, i, step, cfns):
     """Start ``i`` of :func:`_deepen_batch`."""

@@ -22,8 +22,9 @@ until reached); the table decides what is new, one byte per position. Two ways t
 """
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import njit, prange
 
+from .._numba_cache import kernel
 from .. import memory
 from ..domain import ILLEGAL, UNSEEN
 from ..errors import SearchLimitError
@@ -55,7 +56,7 @@ _ONES = np.uint64(0x0101010101010101)
 _HIGHS = np.uint64(0x8080808080808080)
 
 
-@njit
+@kernel
 def _expand_range(lo, hi, dist, words, depth, fns, p):
     """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``. ``words`` is ``dist``
     seen as ``uint64``: eight entries are skipped at once when none of them equals ``depth``
@@ -95,7 +96,7 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
     return found, marked
 
 
-@njit(parallel=True)
+@kernel(parallel=True)
 def _layer_parallel(dist, depth, fns, p):
     n = dist.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
@@ -110,7 +111,7 @@ def _layer_parallel(dist, depth, fns, p):
     return found.sum(), marked.sum()
 
 
-@njit
+@kernel
 def _capacities(lo, hi, bucket_next):
     """Room for each target bucket's next layer: the sizes of the source buckets that a move
     leads from into it."""
@@ -124,7 +125,7 @@ def _capacities(lo, hi, bucket_next):
     return cap
 
 
-@njit
+@kernel
 def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr, nm, k):
     """Target bucket ``t``'s share of a layer: apply, to every source bucket, the moves that
     lead into ``t``, and append the new positions at row ``k`` of ``ns, nr, nm``. Returns the
@@ -154,7 +155,7 @@ def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr,
     return k
 
 
-@njit
+@kernel
 def _room(lo, hi, bucket_next, p):
     """The next layer's arrays, with room for each target bucket, and where each one starts."""
     nb = lo.shape[0]
@@ -170,7 +171,7 @@ def _room(lo, hi, bucket_next, p):
     return cap, start, ns, nr, nm
 
 
-@njit(parallel=True)
+@kernel(parallel=True)
 def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p):
     """Make layer ``depth + 1`` from the list of layer ``depth``: states ``fs``, their ranks
     ``fr`` and the moves that made them ``fm`` (-1 for a start), grouped by bucket (bucket ``b``
@@ -202,7 +203,7 @@ def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p):
     return ns, nr, nm, start, end
 
 
-@njit
+@kernel
 def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p, max_layers, min_par,
                    stop_rank, max_rows):
     """Layer after layer in one call (each call of a kernel from Python costs some 30 us of
@@ -258,7 +259,7 @@ def _ranks_at_depth(dist, depth, limit):
     return out[:k], total
 
 
-@njit
+@kernel
 def _walk_down(dist, r_end, fns, p):
     """Moves of a shortest path from a depth-0 position to rank ``r_end``, read back from the
     table by stepping to a neighbour one layer lower until depth 0."""

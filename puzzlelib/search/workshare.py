@@ -23,8 +23,15 @@ after one it has found an answer in) keeps that.
 """
 
 import numpy as np
-from numba import get_num_threads, njit, types
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.ufunc import parallel as _parallel
+
+# Start numba's thread pool now: it is what makes the threading layer's ``get_num_threads``
+# known to the linker, which :func:`_num_threads` (and kernels loaded from the cache) call.
+_parallel._launch_threads()
 
 
 @intrinsic
@@ -54,7 +61,22 @@ def take(counter):
     return _fetch_add(counter, 0, 1)
 
 
-@njit  # (not cached: numba cannot cache a call to get_num_threads)
+@intrinsic
+def _num_threads(typingctx):
+    """numba's ``get_num_threads()``, called by its symbol name. numba's own version calls it
+    through a ctypes pointer, which a cached function cannot hold (every kernel sharing work
+    was compiled anew in each process); the name is resolved by the linker instead."""
+    sig = types.int64()
+
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(32), []),
+                                            "get_num_threads")
+        return builder.sext(builder.call(fn, []), ir.IntType(64))
+
+    return sig, codegen
+
+
+@njit(cache=True)
 def workers(n_tasks):
     """How many workers to start: one per thread, never more than there are tasks."""
-    return max(1, min(get_num_threads(), n_tasks))
+    return max(1, min(_num_threads(), n_tasks))

@@ -1,0 +1,92 @@
+"""Search kernels are cached on disk for this package's domains, and only for them."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numba
+from numba import njit, typeof
+
+from puzzlelib import _numba_cache
+from puzzlelib.domain import DomainFns
+from puzzlelib.domains import blocks, rotation, sliding
+from puzzlelib.search import bidirectional, idastar, layered
+from puzzlelib.search.workshare import workers
+
+
+def test_domain_functions_have_the_same_id_in_every_process():
+    assert sliding._step._uuid == "puzzlelib:puzzlelib.domains.sliding._step"
+    assert rotation.FNS.step._uuid == "puzzlelib:puzzlelib.domains.rotation._step"
+    ids = [f._uuid for bundle in (sliding.FNS, rotation.FNS, blocks.FNS) for f in bundle]
+    assert all(u.startswith(_numba_cache.PREFIX) for u in ids)
+
+
+@njit
+def _foreign_step(state, m, params):
+    return 0
+
+
+def test_kernels_save_no_entry_for_functions_from_outside_the_package():
+    ours = typeof(sliding.FNS)
+    mixed = typeof(sliding.FNS._replace(step=_foreign_step))
+    assert _numba_cache._only_stable_functions(ours)
+    assert not _numba_cache._only_stable_functions(mixed)
+    assert not _numba_cache._only_stable_functions(typeof(_foreign_step))
+    # a function of a user's module keeps numba's random id, even through domain_fn
+    assert not _foreign_step._uuid.startswith(_numba_cache.PREFIX)
+    assert isinstance(DomainFns(*sliding.FNS), DomainFns)
+
+
+def test_every_search_kernel_uses_the_guarded_cache():
+    import inspect
+
+    from numba.core.registry import CPUDispatcher
+
+    from puzzlelib.search import astar, frontier
+
+    given_fns = []
+    for module in (astar, bidirectional, frontier, idastar, layered):
+        for name, obj in vars(module).items():
+            if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == module.__name__:
+                if "fns" in inspect.signature(obj.py_func).parameters:
+                    given_fns.append(name)
+                    assert isinstance(obj._cache, _numba_cache._KernelCache), name
+    assert len(given_fns) >= 15
+
+
+def test_workers_follows_the_thread_count():
+    saved = numba.get_num_threads()
+    try:
+        assert workers(1000) == saved
+        numba.set_num_threads(1)
+        assert workers(1000) == 1
+    finally:
+        numba.set_num_threads(saved)
+    assert workers(0) == 1
+
+
+_CHILD = """
+import json
+import puzzlelib
+from puzzlelib.search import layered
+puzzlelib.layers("2 3 1 0", size="2x2", threads=1)
+puzzlelib.solve("3 1 2 0", size="2x2", method="idastar")
+hits = misses = 0
+for k in (layered._bfs_lists_run, layered._walk_down):
+    hits += sum(k.stats.cache_hits.values())
+    misses += sum(k.stats.cache_misses.values())
+print(json.dumps({"hits": hits, "misses": misses}))
+"""
+
+
+def test_a_second_process_loads_the_kernels_instead_of_compiling_them(tmp_path):
+    env = dict(os.environ, PUZZLELIB_CACHE=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    runs = []
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
+                             text=True, timeout=600, check=True)
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert runs[0]["misses"] > 0, "the first process should have compiled the kernels"
+    assert runs[1] == {"hits": runs[0]["misses"], "misses": 0}
