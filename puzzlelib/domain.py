@@ -64,6 +64,19 @@ looks at a child before making it, so a child pruned by its bound is never made 
 
 The other searches ignore it.
 
+A domain whose positions fit in 64 bits can also offer bidirectional search
+(:mod:`puzzlelib.search.bidirectional`) a *key*, bundled in a :class:`KeyFns`; the search then
+keeps each side's positions as keys in a hash set and makes a child's key straight from its
+parent's, with no state array and no rank:
+
+``key(state, params) -> int``
+    A 64-bit integer that differs for different positions, never -1.
+``key_step(k, m, params) -> int``
+    The key of the position that move ``m`` makes from the position of key ``k``, or -1 when
+    the move cannot be made there.
+``unkey(k, params, state)``
+    Writes the position of key ``k`` to ``state`` (the inverse of ``key``).
+
 Compilation: numba specialises each kernel for the functions it is given. Domain functions
 (:func:`domain_fn`) and kernels (:func:`puzzlelib._numba_cache.kernel`) are both cached on disk,
 so only the first process after a change of the package's source compiles them; a kernel given
@@ -149,6 +162,8 @@ PLAIN_FRONTIER = FrontierFns(copy_pack, copy_unpack, all_moves)
 
 CursorFns = namedtuple("CursorFns", ["cursor", "next_move", "peek", "apply", "undo"])
 
+KeyFns = namedtuple("KeyFns", ["key", "key_step", "unkey"])
+
 
 # Typing a bundle of jitted functions costs numba about 0.1 ms on every call of a kernel that
 # takes one (each function's type is built anew: the dispatcher's fast path only knows arrays
@@ -170,3 +185,4 @@ def _typeof_bundle(val, c):
 typeof_impl.register(DomainFns)(_typeof_bundle)
 typeof_impl.register(FrontierFns)(_typeof_bundle)
 typeof_impl.register(CursorFns)(_typeof_bundle)
+typeof_impl.register(KeyFns)(_typeof_bundle)

@@ -1,5 +1,6 @@
-"""Bidirectional search over two distance tables against the hash-set kernel (same order, so
-the same layer ends, stored count and path) and against a plain-Python BFS (the length)."""
+"""Bidirectional search over 64-bit keys and over two distance tables against the hash-set
+kernel (same order, so the same layer ends, stored count and path) and against a plain-Python
+BFS (the length)."""
 
 import numpy as np
 import pytest
@@ -14,14 +15,24 @@ from .conftest import random_board
 
 
 def _both(monkeypatch, start, size, goal=None, **kw):
-    """``solve(method="bidir")`` through the table kernel, then through the hash-set kernel."""
+    """``solve(method="bidir")`` through the key kernel, through the table kernel and through
+    the hash-set kernel; checks the first two against the third and returns the first and the
+    third."""
     rows, cols = (int(x) for x in size.split("x"))
     assert api._bidir_table_ranks(SlidingPuzzle(rows, cols, goal=goal)) is not None
-    table = solve(start, size=size, goal=goal, method="bidir", **kw)
+    keys = solve(start, size=size, goal=goal, method="bidir", **kw)
     with monkeypatch.context() as m:
+        m.setattr(api, "BIDIR_KEY_MAX_CELLS", 0)  # over distance tables
+        table = solve(start, size=size, goal=goal, method="bidir", **kw)
         m.setattr(api, "BIDIR_TABLE_MAX_RANKS", 0)  # every board on whole states
         states = solve(start, size=size, goal=goal, method="bidir", **kw)
-    return table, states
+    _same(table, states)
+    _same(keys, states)
+    # each run used its own kernel (boards over 15 cells have no keys: tables twice)
+    assert table.extra["memory_bytes"] != states.extra["memory_bytes"]
+    if rows * cols <= api.BIDIR_KEY_MAX_CELLS:
+        assert keys.extra["memory_bytes"] != table.extra["memory_bytes"]
+    return keys, states
 
 
 def _same(a, b):
@@ -31,7 +42,7 @@ def _same(a, b):
 
 
 @pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4)])
-def test_tables_match_hash_sets_and_plain_bfs(rows, cols, rng, monkeypatch):
+def test_keys_and_tables_match_hash_sets_and_plain_bfs(rows, cols, rng, monkeypatch):
     goal = list(range(1, rows * cols)) + [0]
     dist = reference.distances(goal, rows, cols)
     for walk in (None,) * 10 + (3, 8, 15):
@@ -105,9 +116,11 @@ def test_unsolvable_pairs_are_exhausted(rows, cols, rng):
         g = puz.encode(np.array(goal, dtype=np.uint8))
         a = bidir._bidirectional_table(s, g, puz.fns, puz.params, puz.n_ranks, 100, 10**6)
         b = bidir._bidirectional(s, g, puz.fns, puz.params, 100, 10**6)
-        assert a[0] == b[0] == bidir.EXHAUSTED
-        assert len(a[1]) == 0
-        assert a[2].tolist() == b[2].tolist() and a[3].tolist() == b[3].tolist()
+        c = bidir._bidirectional_keys(s, g, puz.fns, puz.kfns, puz.params, 100, 10**6)
+        assert a[0] == b[0] == c[0] == bidir.EXHAUSTED
+        assert len(a[1]) == len(c[1]) == 0
+        assert a[2].tolist() == b[2].tolist() == c[2].tolist()
+        assert a[3].tolist() == b[3].tolist() == c[3].tolist()
 
 
 def test_kernel_choice(monkeypatch):
@@ -133,3 +146,45 @@ def test_long_multiset_hash_uses_tables_too():
     states = bidir._bidirectional(s, g, puz.fns, puz.params, 80, 10**7)
     assert sol.length == len(states[1])
     assert sol.nodes == int(states[2][-1] + states[3][-1])
+
+
+@pytest.mark.parametrize("rows,cols,goal", [
+    (2, 3, None), (3, 3, None), (3, 5, None), (2, 6, None),
+    (3, 4, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 0]),
+])
+def test_keys_follow_the_moves(rows, cols, goal, rng):
+    """A key unkeys to its position, and ``key_step`` gives the key of ``step``'s child (or -1
+    exactly where ``step`` finds the move illegal), from every position of 2x3 and random ones
+    elsewhere, the blank in every cell (keys with the top bit set included)."""
+    import itertools
+
+    puz = SlidingPuzzle(rows, cols, goal=goal, heuristic="none")
+    kf, p = puz.kfns, puz.params
+    if rows * cols <= 6:
+        boards = [list(b) for b in itertools.permutations(range(rows * cols))]
+    else:
+        boards = [random_board(rows, cols, rng, goal=goal, walk=200 + i % 2) for i in range(300)]
+    seen = set()
+    for board in boards:
+        state = np.zeros(puz.state_len, dtype=np.uint8)
+        state[: rows * cols] = board
+        state[rows * cols] = board.index(0)
+        k = kf.key(state, p)
+        assert k != -1
+        back = np.zeros_like(state)
+        kf.unkey(k, p, back)
+        assert back.tolist() == state.tolist()
+        seen.add(k)
+        for m in range(p.n_moves):
+            child = state.copy()
+            legal = puz.fns.step(child, m, p) != sliding.ILLEGAL
+            c = kf.key_step(k, m, p)
+            assert c == (kf.key(child, p) if legal else -1)
+    assert len(seen) == len({tuple(b) for b in boards})
+    assert {b.index(0) for b in boards} == set(range(rows * cols))
+
+
+def test_boards_over_15_cells_have_no_keys():
+    assert SlidingPuzzle(3, 5).kfns is not None
+    assert SlidingPuzzle(4, 4).kfns is None
+    assert solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", size="4x4", method="bidir").length == 1

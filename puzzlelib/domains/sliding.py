@@ -29,7 +29,7 @@ from collections import Counter, namedtuple
 import numpy as np
 from numba import njit
 
-from ..domain import ILLEGAL, CursorFns, DomainFns, domain_fn
+from ..domain import ILLEGAL, CursorFns, DomainFns, KeyFns, domain_fn
 from ..errors import PuzzleError, UnsolvableError
 from ..hashing import (
     FACTORIALS,
@@ -498,6 +498,44 @@ def _undo(state, c, m, t, p):
 CURSOR = CursorFns(_cursor, _next_move, _peek, _apply, _undo)
 
 
+# 64-bit keys (KeyFns) for bidirectional search: 4 bits per cell, cell i's label in bits
+# 4i..4i+3, the blank's cell in the top 4 bits. A move changes two cells and the blank's cell,
+# so a child's key is a few operations on its parent's, with no state array and no rank.
+
+#: Boards of at most this many cells have a key (15 cells of 4 bits, and the blank's cell).
+KEY_MAX_CELLS = 15
+_KEY_CELLS = (1 << 60) - 1
+
+
+@domain_fn
+def _key(state, p):
+    k = np.int64(state[p.n_cells]) << 60
+    for i in range(p.n_cells):
+        k |= np.int64(state[i]) << (4 * i)
+    return k
+
+
+@domain_fn
+def _key_step(k, m, p):
+    b = (k >> 60) & 15
+    t = np.int64(p.cnbr[b * 4 + m])
+    if t < 0:
+        return np.int64(-1)
+    tile = (k >> (4 * t)) & 15
+    return ((k & _KEY_CELLS) + (tile << (4 * b)) - (tile << (4 * t))) | (t << 60)
+
+
+@domain_fn
+def _unkey(k, p, state):
+    """Writes the cells and the blank's cell (the first ``n_cells + 1`` bytes)."""
+    for i in range(p.n_cells):
+        state[i] = (k >> (4 * i)) & 15
+    state[p.n_cells] = (k >> 60) & 15
+
+
+KEYS = KeyFns(_key, _key_step, _unkey)
+
+
 def cursor_tables(nbr, h):
     """The tables ``cmoves``, ``cnbr`` and ``dh`` of the cursor loop (:data:`CURSOR`), small
     (int8, strides of powers of two) so that they stay in the first-level cache."""
@@ -724,6 +762,8 @@ class SlidingPuzzle:
         self.cfns = CURSOR if heuristic in ("manhattan", "none") else None
         #: The functions depth-first search steps with (its states are its own).
         self.dfs_fns = FNS_PDB_DFS if self.fns is FNS_PDB else self.fns
+        #: 64-bit keys for bidirectional search, on boards of at most 15 cells.
+        self.kfns = KEYS if self.n_cells <= KEY_MAX_CELLS else None
 
     # -- construction ---------------------------------------------------------------------
     def _coords(self, cell):
