@@ -427,8 +427,8 @@ def solve(
         )
     if method == "iddfs":
         heuristic = "none"
-    # the start is checked before any pattern database is built (minutes, for 7-8)
-    SlidingPuzzle(rows, cols, goal=goal, heuristic="none").parse(start, what="start")
+    if heuristic.startswith("pdb"):  # the start is checked before its databases are built
+        SlidingPuzzle(rows, cols, goal=goal, heuristic="none").parse(start, what="start")
     t_pdb = time.perf_counter()
     puz = SlidingPuzzle(rows, cols, goal=goal, heuristic=heuristic, groups=groups,
                         reflect=reflect, pdb_progress=True if progress is None else progress)

@@ -25,6 +25,7 @@ the parent's plus or minus ``block`` (``rank_after``): half the ranking work of 
 """
 
 from collections import Counter, namedtuple
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
@@ -678,6 +679,12 @@ def parity_class(board, cols):
     return (_tile_parity(board) + (cols - 1) * (b // cols)) & 1
 
 
+@lru_cache(maxsize=64)
+def _goal_class(goal_bytes, cols):
+    """:func:`parity_class` of a goal, worked out once per goal and width."""
+    return parity_class(np.frombuffer(goal_bytes, dtype=np.uint8), cols)
+
+
 # ---------------------------------------------------------------------------------------------
 # the domain object
 # ---------------------------------------------------------------------------------------------
@@ -938,7 +945,8 @@ class SlidingPuzzle:
             raise PuzzleError(
                 f"{what} and goal do not hold the same tiles: missing {missing}, extra {extra}"
             )
-        if self.distinct and parity_class(arr, self.cols) != parity_class(self.goal, self.cols):
+        if self.distinct and parity_class(arr, self.cols) != _goal_class(self.goal.tobytes(),
+                                                                         self.cols):
             raise UnsolvableError(
                 f"{what} is unsolvable: it lies in the other parity class from the goal "
                 f"(tile-permutation parity plus (cols-1) x blank row differs), so no sequence of "
