@@ -41,7 +41,6 @@ from .statetable import (
     new_table,
     path_to,
     prefetch,
-    prefetch_slot,
     put,
 )
 
@@ -366,19 +365,18 @@ _no_refcount = njit(cache=True, _nrt=False)
 
 
 @_no_refcount
-def _key_slot(k, mask):
-    """The first slot to probe for key ``k``: the key times a large odd constant, its high
-    half folded onto the low bits (a key's low bits alone are the first cells' labels)."""
+def _key_hash(k):
+    """The key times a large odd constant, its high half folded onto the low bits (a key's low
+    bits alone are the first cells' labels); a lookup starts at its low bits."""
     h = np.uint64(k) * _MIX
-    h ^= h >> np.uint64(32)
-    return np.int64(h & np.uint64(mask))
+    return h ^ (h >> np.uint64(32))
 
 
 @_no_refcount
 def _key_in(slots, k):
     """Whether the set holds key ``k``."""
     mask = slots.shape[0] - 1
-    i = _key_slot(k, mask)
+    i = np.int64(_key_hash(k) & np.uint64(mask))
     while True:
         s = slots[i]
         if s == k:
@@ -392,7 +390,7 @@ def _key_in(slots, k):
 def _key_add(slots, k):
     """Store key ``k`` unless the set holds it: returns True when stored."""
     mask = slots.shape[0] - 1
-    i = _key_slot(k, mask)
+    i = np.int64(_key_hash(k) & np.uint64(mask))
     while True:
         s = slots[i]
         if s == k:
@@ -433,8 +431,6 @@ def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
     The children's keys are made first and the slots where their lookups begin prefetched,
     then looked up in order (``kid_*``: room for every child of the rows), so the processor
     waits for several cache misses at once."""
-    mask = slots.shape[0] - 1
-    other_mask = other_slots.shape[0] - 1
     k = 0
     for i in range(lo, hi):
         back = fns.inverse(movs[i], p) if movs[i] >= 0 else -1
@@ -445,8 +441,9 @@ def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
             c = kfns.key_step(parent, m, p)
             if c == -1:
                 continue  # no such move here
-            prefetch_slot(slots, _key_slot(c, mask))
-            prefetch_slot(other_slots, _key_slot(c, other_mask))
+            h = _key_hash(c)
+            prefetch(slots, h)
+            prefetch(other_slots, h)
             kid_k[k] = c
             kid_par[k] = i
             kid_mov[k] = m

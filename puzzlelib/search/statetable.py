@@ -163,12 +163,6 @@ def prefetch(slots, h):
 
 
 @njit(cache=True)
-def prefetch_slot(arr, i):
-    """Start loading ``arr[i]`` (see :func:`prefetch`)."""
-    _prefetch(arr, np.intp(i))
-
-
-@njit(cache=True)
 def find(slots, pool, state):
     """Pool index of ``state``, or -1."""
     return find_hashed(slots, pool, state, hash_state(state))
