@@ -8,7 +8,9 @@ Why the first meeting is optimal: while no meeting has been seen with the sides 
 depths ``a`` and ``b``, every path is longer than ``a + b``. Expanding one side to ``a + 1``, a
 meeting costs at most ``a + 1 + b``, which is then the shortest possible.
 
-Three kernels, same rule, same order, same results (statuses, layer ends, stored count, path):
+One driver (:func:`_meet`) runs the search over three kinds of *side*, each with its own way
+of expanding a layer, so the rule, the order and the results (statuses, layer ends, stored
+count, path) are the same for all three kernels:
 
 - :func:`_bidirectional` stores whole states in hash sets (see :mod:`.statetable`), so the
   search needs no perfect hash and works on spaces far too large to rank (4x4 boards and
@@ -26,7 +28,8 @@ use the same move generator.
 """
 
 import numpy as np
-from numba import njit
+from numba import literal_unroll, njit
+from numba.extending import overload
 
 from .._numba_cache import kernel
 from ..domain import ILLEGAL, UNSEEN
@@ -118,6 +121,61 @@ def _after_layer(meet_f, stored, max_states):
 
 
 @kernel
+def _nbytes(side):
+    """Bytes held by a side's arrays."""
+    total = 0
+    for a in literal_unroll(side):
+        total += a.nbytes
+    return total
+
+
+@kernel
+def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way):
+    """The search the three kernels share: layers of the smaller side until the sides meet.
+
+    A *side* is a tuple of arrays whose first two are its rows' moves and parent rows (the
+    root in row 0, parent -1); the rest is the kernel's own (hash set and states, distance
+    table, or keys). ``layer(lo, n, side, other, other_n, depth, ctx)`` expands rows
+    ``[lo, n)`` of ``side`` into its layer ``depth``, looking each new position up in
+    ``other`` (``other_n`` rows), and returns ``(side, n, meet, there)``: the side (its arrays
+    possibly grown), its row count and the meeting as (row on this side, row on the other),
+    or (-1, -1). ``same_root``: start and goal are one position.
+
+    ``one_way``: never expand the backward side, which is then just the goal: plain
+    breadth-first search from the start with the same sets (the baseline bidirectional search
+    is measured against).
+
+    Returns (status, moves, layer ends forward, layer ends backward, bytes used); ``ends[k]`` is
+    the number of positions of depth ``<= k`` on that side."""
+    n_f = n_b = 1
+    d_f = d_b = 0
+    ends_f, ends_b = _root_ends(max_depth)
+    meet_f = meet_b = 0 if same_root else -1  # start == goal: met at the roots
+    status = FOUND if same_root else NOT_WITHIN_DEPTH
+    while status == NOT_WITHIN_DEPTH and d_f + d_b < max_depth:
+        lo_f = ends_f[d_f - 1] if d_f > 0 else 0
+        lo_b = ends_b[d_b - 1] if d_b > 0 else 0
+        if n_f == lo_f or (n_b == lo_b and not one_way):
+            status = EXHAUSTED  # one side has no frontier left: no path at all
+            break
+        if one_way or n_f - lo_f <= n_b - lo_b:  # expand the smaller frontier
+            side_f, n_f, meet_f, meet_b = _layer(lo_f, n_f, side_f, side_b, n_b, d_f + 1, ctx)
+            d_f += 1
+            ends_f[d_f] = n_f
+        else:
+            side_b, n_b, meet_b, meet_f = _layer(lo_b, n_b, side_b, side_f, n_f, d_b + 1, ctx)
+            d_b += 1
+            ends_b[d_b] = n_b
+        status = _after_layer(meet_f, n_f + n_b, max_states)
+    used = _nbytes(side_f) + _nbytes(side_b)
+    if status != FOUND:
+        return status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used
+    moves = _join(path_to(meet_f, side_f[1], side_f[0]), path_to(meet_b, side_b[1], side_b[0]),
+                  fns, p)
+    return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used
+
+
+@kernel
 def _root_ends(max_depth):
     """Each side's layer ends (``ends[k]``: states of depth ``<= k``), the root alone so far."""
     ends_f = np.zeros(max_depth + 2, dtype=np.int64)
@@ -128,58 +186,37 @@ def _root_ends(max_depth):
 
 
 @kernel
-def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False):
-    """Returns (status, moves, layer ends forward, layer ends backward, bytes used).
-
-    ``ends[k]`` is the number of states of depth ``<= k`` on that side. ``one_way``: never
-    expand the backward side, which is then just the goal: plain breadth-first search from the
-    start with the same tables (the baseline bidirectional search is measured against)."""
+def _states_side(root, fns, p):
+    """One side of :func:`_bidirectional`: (moves, parent rows, hash-set slots, state pool),
+    ``root`` in row 0."""
     cap = 1024
-    slots_f, pool_f = new_table(p.state_len, cap)
-    slots_b, pool_b = new_table(p.state_len, cap)
-    par_f = np.full(cap, -1, dtype=np.int64)
-    mov_f = np.empty(cap, dtype=np.int64)
-    par_b = np.full(cap, -1, dtype=np.int64)
-    mov_b = np.empty(cap, dtype=np.int64)
-    slots_f, pool_f = insert(slots_f, pool_f, 0, start)
-    slots_b, pool_b = insert(slots_b, pool_b, 0, goal)
-    n_f = 1
-    n_b = 1
-    ends_f, ends_b = _root_ends(max_depth)
-    d_f = 0
-    d_b = 0
-    status = NOT_WITHIN_DEPTH
-    meet_f = -1
-    meet_b = -1
-    if find(slots_b, pool_b, start) >= 0:
-        status = FOUND
-        meet_f = 0
-        meet_b = 0
-    while status == NOT_WITHIN_DEPTH and d_f + d_b < max_depth:
-        lo_f = ends_f[d_f - 1] if d_f > 0 else 0
-        lo_b = ends_b[d_b - 1] if d_b > 0 else 0
-        if n_f == lo_f or (n_b == lo_b and not one_way):
-            status = EXHAUSTED  # one side has no frontier left: no path at all
-            break
-        if one_way or n_f - lo_f <= n_b - lo_b:  # expand the smaller frontier
-            slots_f, pool_f, par_f, mov_f, n_f, meet_f, meet_b = _expand_side(
-                lo_f, n_f, slots_f, pool_f, par_f, mov_f, n_f, slots_b, pool_b, fns, p
-            )
-            d_f += 1
-            ends_f[d_f] = n_f
-        else:
-            slots_b, pool_b, par_b, mov_b, n_b, meet_b, meet_f = _expand_side(
-                lo_b, n_b, slots_b, pool_b, par_b, mov_b, n_b, slots_f, pool_f, fns, p
-            )
-            d_b += 1
-            ends_b[d_b] = n_b
-        status = _after_layer(meet_f, n_f + n_b, max_states)
-    used = (slots_f.nbytes + pool_f.nbytes + slots_b.nbytes + pool_b.nbytes
-            + par_f.nbytes + mov_f.nbytes + par_b.nbytes + mov_b.nbytes)
-    if status != FOUND:
-        return status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used
-    moves = _join(path_to(meet_f, par_f, mov_f), path_to(meet_b, par_b, mov_b), fns, p)
-    return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used
+    slots, pool = new_table(p.state_len, cap)
+    slots, pool = insert(slots, pool, 0, root)
+    par = np.full(cap, -1, dtype=np.int64)
+    mov = np.empty(cap, dtype=np.int64)
+    return mov, par, slots, pool
+
+
+@kernel
+def _states_layer(lo, n, side, other, other_n, depth, ctx):
+    """:func:`_meet`'s ``layer`` for :func:`_bidirectional` (see :func:`_expand_side`)."""
+    fns, p = ctx
+    mov, par, slots, pool = side
+    slots, pool, par, mov, n, meet, there = _expand_side(lo, n, slots, pool, par, mov, n,
+                                                         other[2], other[3], fns, p)
+    return (mov, par, slots, pool), n, meet, there
+
+
+@kernel
+def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False):
+    """Bidirectional BFS over hash sets of whole states. Returns (status, moves, layer ends
+    forward, layer ends backward, bytes used), as :func:`_meet` does; ``one_way``: plain BFS
+    from the start with the same sets."""
+    side_f = _states_side(start, fns, p)
+    side_b = _states_side(goal, fns, p)
+    same = find(side_b[2], side_b[3], start) >= 0
+    return _meet(side_f, side_b, same, fns, p, (fns, p), max_depth, max_states,
+                 one_way)
 
 
 @kernel
@@ -245,8 +282,8 @@ def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, 
 
 @kernel
 def _table_side(root, n_ranks, fns, p):
-    """One side of :func:`_bidirectional_table`: its distance table, with ``root`` at depth 0,
-    and its rows (states, ranks, the moves that made them, parent rows), ``root`` in row 0."""
+    """One side of :func:`_bidirectional_table`: (moves, parent rows, distance table, states,
+    ranks), ``root`` in row 0 and at depth 0 in the table."""
     dist = np.full(n_ranks, UNSEEN, dtype=np.uint8)
     cap = min(n_ranks, FIRST_ROWS)
     states = np.empty((cap, p.state_len), dtype=np.uint8)
@@ -259,16 +296,16 @@ def _table_side(root, n_ranks, fns, p):
     movs[0] = -1
     pars[0] = -1
     dist[ranks[0]] = 0
-    return dist, states, ranks, movs, pars
+    return movs, pars, dist, states, ranks
 
 
 @kernel
-def _table_layer(lo, n, states, ranks, movs, pars, dist, other, other_ranks, other_n, depth,
-                 fns, p):
-    """Layer ``depth`` of one side from rows ``[lo, n)``, after making room for every child
-    (the side never holds more rows than the table has entries). Returns the side's (possibly
-    grown) rows, their count and the meeting as (row on this side, row on the other side), or
-    (-1, -1)."""
+def _table_layer(lo, n, side, other, other_n, depth, ctx):
+    """:func:`_meet`'s ``layer`` for :func:`_bidirectional_table`: rows ``[lo, n)`` expanded
+    after making room for every child (a side never holds more rows than the table has
+    entries)."""
+    fns, p = ctx
+    movs, pars, dist, states, ranks = side
     n_ranks = dist.shape[0]
     need = min(n + (n - lo) * p.n_moves, n_ranks)
     if need > states.shape[0]:
@@ -278,10 +315,10 @@ def _table_layer(lo, n, states, ranks, movs, pars, dist, other, other_ranks, oth
         movs = grow_rows(movs, rows)
         pars = grow_rows(pars, rows)
     mark = np.uint8(min(depth, UNSEEN - 1))
-    n, meet, r = _expand_table_side(lo, n, states, ranks, movs, pars, n, dist, other, mark,
+    n, meet, r = _expand_table_side(lo, n, states, ranks, movs, pars, n, dist, other[2], mark,
                                     fns, p)
-    there = _find_row(other_ranks, other_n, r) if meet >= 0 else -1
-    return states, ranks, movs, pars, n, meet, there
+    there = _find_row(other[4], other_n, r) if meet >= 0 else -1
+    return (movs, pars, dist, states, ranks), n, meet, there
 
 
 @kernel
@@ -303,47 +340,18 @@ def _bidirectional_table(start, goal, fns, p, n_ranks, max_depth, max_states):
 
     Each side also keeps its positions as rows (state, rank, the move that made it, the parent
     row), layer after layer, so nothing is unranked, the move straight back is never tried and
-    ``rank_after`` gets the parent's rank. Same rule, same order and same stop as
-    :func:`_bidirectional` (the smaller frontier is expanded; parents in row order, moves in
-    move-number order; the first meeting is optimal, for the reason given at the top of this
-    module), hence the same statuses, the same layer ends, the same stored count and the same
-    path, read back from the parent rows. A table entry is the side's depth of the position
-    (capped at 254: only "seen or not" is ever asked of it).
+    ``rank_after`` gets the parent's rank. The search itself is :func:`_meet`'s, as for the
+    other two kernels, hence the same statuses, the same layer ends, the same stored count and
+    the same path. A table entry is the side's depth of the position (capped at 254: only
+    "seen or not" is ever asked of it).
 
     One call does the whole search (each call of a jitted function from Python costs some
-    20 microseconds, as much as a small search). Returns what :func:`_bidirectional` does."""
-    dist_f, st_f, rk_f, mv_f, pa_f = _table_side(start, n_ranks, fns, p)
-    dist_b, st_b, rk_b, mv_b, pa_b = _table_side(goal, n_ranks, fns, p)
-    n_f = n_b = 1
-    d_f = d_b = 0
-    ends_f, ends_b = _root_ends(max_depth)
-    meet_f = meet_b = 0 if rk_f[0] == rk_b[0] else -1  # start == goal: met at the roots
-    status = FOUND if meet_f == 0 else NOT_WITHIN_DEPTH
-    while status == NOT_WITHIN_DEPTH and d_f + d_b < max_depth:
-        lo_f = ends_f[d_f - 1] if d_f > 0 else 0
-        lo_b = ends_b[d_b - 1] if d_b > 0 else 0
-        if n_f == lo_f or n_b == lo_b:
-            status = EXHAUSTED  # one side has no frontier left: no path at all
-            break
-        if n_f - lo_f <= n_b - lo_b:  # expand the smaller frontier
-            st_f, rk_f, mv_f, pa_f, n_f, meet_f, meet_b = _table_layer(
-                lo_f, n_f, st_f, rk_f, mv_f, pa_f, dist_f, dist_b, rk_b, n_b, d_f + 1, fns, p
-            )
-            d_f += 1
-            ends_f[d_f] = n_f
-        else:
-            st_b, rk_b, mv_b, pa_b, n_b, meet_b, meet_f = _table_layer(
-                lo_b, n_b, st_b, rk_b, mv_b, pa_b, dist_b, dist_f, rk_f, n_f, d_b + 1, fns, p
-            )
-            d_b += 1
-            ends_b[d_b] = n_b
-        status = _after_layer(meet_f, n_f + n_b, max_states)
-    used = (dist_f.nbytes + dist_b.nbytes + st_f.nbytes + rk_f.nbytes + mv_f.nbytes
-            + pa_f.nbytes + st_b.nbytes + rk_b.nbytes + mv_b.nbytes + pa_b.nbytes)
-    if status != FOUND:
-        return status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used
-    moves = _join(path_to(meet_f, pa_f, mv_f), path_to(meet_b, pa_b, mv_b), fns, p)
-    return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used
+    20 microseconds, as much as a small search). Returns what :func:`_meet` does."""
+    side_f = _table_side(start, n_ranks, fns, p)
+    side_b = _table_side(goal, n_ranks, fns, p)
+    same = side_f[4][0] == side_b[4][0]
+    return _meet(side_f, side_b, same, fns, p, (fns, p), max_depth, max_states,
+                 False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -462,15 +470,17 @@ def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
 
 
 @kernel
-def _key_layer(lo, hi, keys, movs, pars, n, slots, other_keys, other_n, other_slots, fns, kfns,
-               p):
-    """The next layer of one side from rows ``[lo, hi)``, :data:`KEY_CHUNK` parents at a time,
-    making room for every child of a chunk before expanding it. Returns the side's (possibly
-    grown) arrays, its row count and the meeting as (row on this side, row on the other side),
-    or (-1, -1)."""
+def _key_layer(lo, n, side, other, other_n, depth, ctx):
+    """:func:`_meet`'s ``layer`` for :func:`_bidirectional_keys`: rows ``[lo, n)`` expanded
+    :data:`KEY_CHUNK` parents at a time, making room for every child of a chunk before
+    expanding it."""
+    fns, kfns, p = ctx
+    movs, pars, keys, slots = side
+    other_keys, other_slots = other[2], other[3]
     kid_k = np.empty(KEY_CHUNK * p.n_moves, dtype=np.int64)
     kid_par = np.empty(KEY_CHUNK * p.n_moves, dtype=np.int32)
     kid_mov = np.empty(KEY_CHUNK * p.n_moves, dtype=np.int32)
+    hi = n
     i = lo
     while i < hi:
         j = min(i + KEY_CHUNK, hi)
@@ -485,15 +495,16 @@ def _key_layer(lo, hi, keys, movs, pars, n, slots, other_keys, other_n, other_sl
         n, meet = _key_expand(i, j, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
                               kid_mov, fns, kfns, p)
         if meet >= 0:
-            return keys, movs, pars, n, slots, meet, _find_row(other_keys, other_n, keys[meet])
+            there = _find_row(other_keys, other_n, keys[meet])
+            return (movs, pars, keys, slots), n, meet, there
         i = j
-    return keys, movs, pars, n, slots, -1, -1
+    return (movs, pars, keys, slots), n, -1, -1
 
 
 @kernel
 def _key_side(root, kfns, p):
-    """One side of :func:`_bidirectional_keys`: its rows (keys, the moves that made them,
-    parent rows) and its key set, ``root`` in row 0."""
+    """One side of :func:`_bidirectional_keys`: (moves, parent rows, keys, key set), ``root``
+    in row 0."""
     cap = FIRST_KEY_ROWS
     keys = np.empty(cap, dtype=np.int64)
     movs = np.empty(cap, dtype=np.int32)
@@ -503,7 +514,7 @@ def _key_side(root, kfns, p):
     movs[0] = -1
     pars[0] = -1
     _key_add(slots, keys[0])
-    return keys, movs, pars, slots
+    return movs, pars, keys, slots
 
 
 @kernel
@@ -511,39 +522,32 @@ def _bidirectional_keys(start, goal, fns, kfns, p, max_depth, max_states):
     """:func:`_bidirectional` over 64-bit keys (``kfns``, a :class:`~puzzlelib.domain.KeyFns`),
     for domains whose positions fit in one: each side keeps its positions as rows of keys and a
     hash set of them, and a child's key is made from its parent's (``key_step``), with no state
-    array copied, no move undone and nothing ranked. Same rule, same order and same stop as
-    :func:`_bidirectional`, hence the same statuses, layer ends, stored count and path.
+    array copied, no move undone and nothing ranked. The search itself is :func:`_meet`'s, as
+    for the other two kernels, hence the same statuses, layer ends, stored count and path.
 
-    Returns what :func:`_bidirectional` does."""
-    k_f, mv_f, pa_f, sl_f = _key_side(start, kfns, p)
-    k_b, mv_b, pa_b, sl_b = _key_side(goal, kfns, p)
-    n_f = n_b = 1
-    d_f = d_b = 0
-    ends_f, ends_b = _root_ends(max_depth)
-    meet_f = meet_b = 0 if k_f[0] == k_b[0] else -1  # start == goal: met at the roots
-    status = FOUND if meet_f == 0 else NOT_WITHIN_DEPTH
-    while status == NOT_WITHIN_DEPTH and d_f + d_b < max_depth:
-        lo_f = ends_f[d_f - 1] if d_f > 0 else 0
-        lo_b = ends_b[d_b - 1] if d_b > 0 else 0
-        if n_f == lo_f or n_b == lo_b:
-            status = EXHAUSTED  # one side has no frontier left: no path at all
-            break
-        if n_f - lo_f <= n_b - lo_b:  # expand the smaller frontier
-            k_f, mv_f, pa_f, n_f, sl_f, meet_f, meet_b = _key_layer(
-                lo_f, n_f, k_f, mv_f, pa_f, n_f, sl_f, k_b, n_b, sl_b, fns, kfns, p
-            )
-            d_f += 1
-            ends_f[d_f] = n_f
-        else:
-            k_b, mv_b, pa_b, n_b, sl_b, meet_b, meet_f = _key_layer(
-                lo_b, n_b, k_b, mv_b, pa_b, n_b, sl_b, k_f, n_f, sl_f, fns, kfns, p
-            )
-            d_b += 1
-            ends_b[d_b] = n_b
-        status = _after_layer(meet_f, n_f + n_b, max_states)
-    used = (k_f.nbytes + mv_f.nbytes + pa_f.nbytes + sl_f.nbytes
-            + k_b.nbytes + mv_b.nbytes + pa_b.nbytes + sl_b.nbytes)
-    if status != FOUND:
-        return status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used
-    moves = _join(path_to(meet_f, pa_f, mv_f), path_to(meet_b, pa_b, mv_b), fns, p)
-    return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used
+    Returns what :func:`_meet` does."""
+    side_f = _key_side(start, kfns, p)
+    side_b = _key_side(goal, kfns, p)
+    same = side_f[2][0] == side_b[2][0]
+    return _meet(side_f, side_b, same, fns, p, (fns, kfns, p), max_depth,
+                 max_states, False)
+
+
+def _layer(lo, n, side, other, other_n, depth, ctx):
+    """:func:`_meet`'s step: expand rows ``[lo, n)`` of ``side`` into its layer ``depth``, by
+    the kind of side it is (see :func:`_choose_layer`)."""
+
+
+@overload(_layer)
+def _choose_layer(lo, n, side, other, other_n, depth, ctx):
+    """Which kernel expands a side, told by its arrays: five for distance tables
+    (:func:`_table_layer`); four ending in a state pool (2-D) for hash sets of states
+    (:func:`_states_layer`), or in a key set (1-D) for keys (:func:`_key_layer`)."""
+    if len(side) == 5:
+        return lambda lo, n, side, other, other_n, depth, ctx: _table_layer(
+            lo, n, side, other, other_n, depth, ctx)
+    if side[3].ndim == 2:
+        return lambda lo, n, side, other, other_n, depth, ctx: _states_layer(
+            lo, n, side, other, other_n, depth, ctx)
+    return lambda lo, n, side, other, other_n, depth, ctx: _key_layer(
+        lo, n, side, other, other_n, depth, ctx)
