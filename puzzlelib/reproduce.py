@@ -4,7 +4,9 @@ Writes the executed notebooks, and the tables (CSV) and figures (PNG) the notebo
 ``results/`` (ignored by git): each notebook reads ``PUZZLELIB_RESULTS`` to know where to save.
 ``--small`` sets ``PUZZLELIB_SMALL=1`` so notebooks run their quick variant (what CI runs);
 ``--inplace`` also writes each executed notebook back over its source, outputs included.
-A failing cell stops the run with a message naming the notebook and the cell.
+A failing cell stops the run with a message naming the notebook and the cell. The progress bar
+counts notebooks and shows the cell running (a full run takes tens of minutes, one cell of
+notebook 03 several of them when it builds its pattern databases).
 """
 
 import argparse
@@ -20,8 +22,11 @@ class NotebookFailed(RuntimeError):
     pass
 
 
-def run_notebook(path, out_dir, small=False, timeout=1800, inplace=False):
-    """Execute one notebook; return the path of the executed copy in ``out_dir``."""
+def run_notebook(path, out_dir, small=False, timeout=1800, inplace=False, on_cell=None):
+    """Execute one notebook; return the path of the executed copy in ``out_dir``.
+
+    ``on_cell(index, count)`` is called before each code cell runs (``index`` counts from 0
+    among all ``count`` cells)."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -35,8 +40,12 @@ def run_notebook(path, out_dir, small=False, timeout=1800, inplace=False):
     os.environ["PUZZLELIB_RESULTS"] = str(nb_results)
     os.environ["PUZZLELIB_SMALL"] = "1" if small else "0"
     os.environ.setdefault("MPLBACKEND", "Agg")
+    hooks = {}
+    if on_cell is not None:
+        hooks["on_cell_execute"] = lambda cell, cell_index: on_cell(cell_index, len(nb.cells))
     client = NotebookClient(
-        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        nb, timeout=timeout, kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}}, **hooks,
     )
     try:
         client.execute()
@@ -95,7 +104,10 @@ def main(argv=None):
         bar.set_description(nb.name)
         t0 = time.perf_counter()
         try:
-            target = run_notebook(nb, args.out, small=args.small, inplace=args.inplace)
+            target = run_notebook(
+                nb, args.out, small=args.small, inplace=args.inplace,
+                on_cell=lambda i, n: bar.set_postfix_str(f"cell {i + 1}/{n}"),
+            )
         except NotebookFailed as e:
             bar.close()
             print(f"reproduce: FAILED {e}", file=sys.stderr)

@@ -26,5 +26,7 @@ def test_failure_names_notebook_and_cell(tmp_path):
     nb.cells = [nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("raise ValueError('boom')")]
     path = tmp_path / "99_broken.ipynb"
     nbformat.write(nb, path)
+    seen = []
     with pytest.raises(reproduce.NotebookFailed, match=r"99_broken.ipynb: cell 1 failed(.|\n)*boom"):
-        reproduce.run_notebook(path, tmp_path / "out")
+        reproduce.run_notebook(path, tmp_path / "out", on_cell=lambda i, n: seen.append((i, n)))
+    assert seen == [(0, 2), (1, 2)]  # the progress shown: each code cell as it starts
