@@ -13,7 +13,6 @@ domain's jitted functions, and times the search apart from JIT compilation.
 (31, 2)
 """
 
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -202,8 +201,7 @@ def _warm(kind, parallel=False, puz=None):
     elif kind == "bidir_table":
         _bidir_mod._bidirectional_table(start, goal, puz.fns, puz.params, puz.n_ranks, 20, 1000)
     elif kind == "bidir_keys":
-        _bidir_mod._bidirectional_keys(start, goal, puz.fns, puz.kfns, puz.params, 20, 1000,
-                                        _key_work())
+        _bidir_mod._bidirectional_keys(start, goal, puz.fns, puz.kfns, puz.params, 20, 1000)
     elif kind == "astar":
         _astar_mod.astar(start, puz.fns, puz.params, 1, 1000)
     else:
@@ -355,18 +353,6 @@ BIDIR_TABLE_MAX_RANKS = 1 << 24
 BIDIR_KEY_MAX_CELLS = _sliding.KEY_MAX_CELLS
 
 
-_WORK = threading.local()
-
-
-def _key_work():
-    """This thread's arrays for bidirectional search over keys, made on first use and reused
-    by every search after (see :func:`~puzzlelib.search.bidirectional.key_workspace`)."""
-    work = getattr(_WORK, "keys", None)
-    if work is None:
-        work = _WORK.keys = _bidir_mod.key_workspace()
-    return work
-
-
 def _bidir_table_ranks(puz):
     """``puz.n_ranks`` when bidirectional search should use two distance tables: the board has
     a perfect hash (not one too large for 64 bits), at most :data:`BIDIR_TABLE_MAX_RANKS`
@@ -476,7 +462,7 @@ def solve(
             comp = _warm("bidir_keys", puz=puz)
             t0 = time.perf_counter()
             status, path, ends_f, ends_b, used = _bidir_mod._bidirectional_keys(
-                s, g, puz.fns, puz.kfns, puz.params, max_bound, max_states, _key_work()
+                s, g, puz.fns, puz.kfns, puz.params, max_bound, max_states
             )
         elif n_table is not None:
             comp = _warm("bidir_table", puz=puz)

@@ -116,8 +116,7 @@ def test_unsolvable_pairs_are_exhausted(rows, cols, rng):
         g = puz.encode(np.array(goal, dtype=np.uint8))
         a = bidir._bidirectional_table(s, g, puz.fns, puz.params, puz.n_ranks, 100, 10**6)
         b = bidir._bidirectional(s, g, puz.fns, puz.params, 100, 10**6)
-        c = bidir._bidirectional_keys(s, g, puz.fns, puz.kfns, puz.params, 100, 10**6,
-                                     bidir.key_workspace())
+        c = bidir._bidirectional_keys(s, g, puz.fns, puz.kfns, puz.params, 100, 10**6)
         assert a[0] == b[0] == c[0] == bidir.EXHAUSTED
         assert len(a[1]) == len(c[1]) == 0
         assert a[2].tolist() == b[2].tolist() == c[2].tolist()
@@ -189,27 +188,3 @@ def test_boards_over_15_cells_have_no_keys():
     assert SlidingPuzzle(3, 5).kfns is not None
     assert SlidingPuzzle(4, 4).kfns is None
     assert solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", size="4x4", method="bidir").length == 1
-
-
-def test_key_workspace_reused_after_any_search(rng):
-    """One workspace handed to search after search (as ``solve`` does): boards of two shapes in
-    turn, 3x5 instances that outgrow its first size among them, each giving what a fresh
-    workspace and the hash-set kernel give."""
-    work = bidir.key_workspace()
-    cases = []
-    for rows, cols, walk in [(3, 5, 80), (3, 3, 60), (3, 5, 80), (2, 3, 30), (3, 3, 60)]:
-        puz = SlidingPuzzle(rows, cols, heuristic="none")
-        start = random_board(rows, cols, rng, walk=walk)
-        cases.append((puz, puz.encode(puz.parse(start)), puz.encode(puz.goal)))
-    grew = False
-    for puz, s, g in cases:
-        reused = bidir._bidirectional_keys(s, g, puz.fns, puz.kfns, puz.params, 100, 10**7, work)
-        fresh = bidir._bidirectional_keys(s, g, puz.fns, puz.kfns, puz.params, 100, 10**7,
-                                          bidir.key_workspace())
-        states = bidir._bidirectional(s, g, puz.fns, puz.params, 100, 10**7)
-        assert reused[0] == fresh[0] == states[0] == bidir.FOUND
-        assert reused[1].tolist() == fresh[1].tolist() == states[1].tolist()
-        assert reused[2].tolist() == fresh[2].tolist() == states[2].tolist()
-        assert reused[3].tolist() == fresh[3].tolist() == states[3].tolist()
-        grew |= max(reused[2][-1], reused[3][-1]) > bidir.FIRST_KEY_ROWS
-    assert grew  # some side moved to arrays of its own

@@ -90,3 +90,43 @@ def test_a_second_process_loads_the_kernels_instead_of_compiling_them(tmp_path):
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
     assert runs[0]["misses"] > 0, "the first process should have compiled the kernels"
     assert runs[1] == {"hits": runs[0]["misses"], "misses": 0}
+
+
+_FAULTS = """
+import json, resource
+import puzzlelib
+for _ in range(3):  # compiled (or loaded from the cache), then warm
+    puzzlelib.layers("1 2 3 4 5 6 7 8 0", threads=1)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(5):
+    puzzlelib.layers("1 2 3 4 5 6 7 8 0", threads=1)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+print(json.dumps((after - before) / 5))
+"""
+
+
+def test_a_process_that_loaded_its_kernels_does_not_fault_its_tables_in_anew():
+    """The 8-puzzle's whole table, again and again, in a process that loaded its kernels from
+    the cache (the second one here): its memory is reused from call to call, not unmapped and
+    faulted in again (about 500 page faults per call without :func:`keep_freed_memory`)."""
+    import platform
+
+    from puzzlelib import memory
+
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        import pytest
+
+        pytest.skip("the setting is made for glibc only")
+    env = dict(os.environ)
+    env.pop("PUZZLELIB_MALLOC", None)
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", _FAULTS], env=env, capture_output=True,
+                             text=True, timeout=600, check=True)
+    faults = json.loads(out.stdout.strip().splitlines()[-1])
+    assert faults < 50, f"{faults} page faults per call"
+    os.environ["PUZZLELIB_MALLOC"] = "default"
+    try:
+        assert not memory.keep_freed_memory()
+    finally:
+        del os.environ["PUZZLELIB_MALLOC"]
+    assert memory.keep_freed_memory()

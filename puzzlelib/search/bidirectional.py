@@ -358,7 +358,7 @@ def _bidirectional_table(start, goal, fns, p, n_ranks, max_depth, max_states):
 # over 64-bit keys, for domains whose positions fit in one (KeyFns)
 # ---------------------------------------------------------------------------------------------
 
-#: Slots each side's key set starts with, and rows (see :func:`key_workspace`): room for the 8-puzzle's sides (about 8,500
+#: Slots each side's key set starts with, and rows: room for the 8-puzzle's sides (about 8,500
 #: positions each) without growing. A set is kept at most half full (it doubles when it would
 #: not be); the 8-puzzle's start, side by side: 0.55 ms from 2**16 slots, 0.62 ms from 2**15
 #: (more probes), 0.80 ms from 2**14.
@@ -501,33 +501,15 @@ def _key_layer(lo, n, side, other, other_n, depth, ctx):
     return (movs, pars, keys, slots), n, -1, -1
 
 
-def key_workspace():
-    """The arrays both sides of :func:`_bidirectional_keys` start with, at their first size
-    (:data:`FIRST_KEY_ROWS` rows, :data:`FIRST_SLOTS` slots; 1.5 MiB in all), to be handed to
-    every search in turn (a side that outgrows them moves to arrays of its own).
-
-    Why: a search that allocates and frees this much on every call makes the C library give the
-    memory back to the system each time and fault it in again on the next call (it keeps at
-    most 128 KiB free at the top of its heap unless the process has grown its heap before, as a
-    process that compiles kernels has). The 8-puzzle's start took 0.68 ms that way in a process
-    that loaded its kernels from numba's cache, against 0.21 ms in one that compiled them."""
-    return tuple(
-        a
-        for _ in range(2)
-        for a in (
-            np.empty(FIRST_KEY_ROWS, dtype=np.int32),
-            np.empty(FIRST_KEY_ROWS, dtype=np.int32),
-            np.empty(FIRST_KEY_ROWS, dtype=np.int64),
-            np.empty(FIRST_SLOTS, dtype=np.int64),
-        )
-    )
-
-
 @kernel
-def _key_side(root, kfns, p, movs, pars, keys, slots):
-    """One side of :func:`_bidirectional_keys` in the arrays given (from
-    :func:`key_workspace`): (moves, parent rows, keys, key set), ``root`` in row 0."""
-    slots[:] = _EMPTY
+def _key_side(root, kfns, p):
+    """One side of :func:`_bidirectional_keys`: (moves, parent rows, keys, key set), ``root``
+    in row 0."""
+    cap = FIRST_KEY_ROWS
+    keys = np.empty(cap, dtype=np.int64)
+    movs = np.empty(cap, dtype=np.int32)
+    pars = np.empty(cap, dtype=np.int32)
+    slots = np.full(FIRST_SLOTS, _EMPTY, dtype=np.int64)
     keys[0] = kfns.key(root, p)
     movs[0] = -1
     pars[0] = -1
@@ -536,17 +518,16 @@ def _key_side(root, kfns, p, movs, pars, keys, slots):
 
 
 @kernel
-def _bidirectional_keys(start, goal, fns, kfns, p, max_depth, max_states, work):
+def _bidirectional_keys(start, goal, fns, kfns, p, max_depth, max_states):
     """:func:`_bidirectional` over 64-bit keys (``kfns``, a :class:`~puzzlelib.domain.KeyFns`),
     for domains whose positions fit in one: each side keeps its positions as rows of keys and a
     hash set of them, and a child's key is made from its parent's (``key_step``), with no state
     array copied, no move undone and nothing ranked. The search itself is :func:`_meet`'s, as
     for the other two kernels, hence the same statuses, layer ends, stored count and path.
-    ``work``: the arrays the sides start in (:func:`key_workspace`), overwritten.
 
     Returns what :func:`_meet` does."""
-    side_f = _key_side(start, kfns, p, work[0], work[1], work[2], work[3])
-    side_b = _key_side(goal, kfns, p, work[4], work[5], work[6], work[7])
+    side_f = _key_side(start, kfns, p)
+    side_b = _key_side(goal, kfns, p)
     same = side_f[2][0] == side_b[2][0]
     return _meet(side_f, side_b, same, fns, p, (fns, kfns, p), max_depth,
                  max_states, False)
