@@ -192,7 +192,7 @@ def _warm(kind, parallel=False, puz=None):
     elif kind == "deepening":
         if parallel:
             _ida_mod._split_pass(start, 0, 4, puz.dfs_fns, puz.params, True,
-                                 np.empty(8, np.int64), puz.cfns)
+                                 np.empty(8, np.int64), _ida_mod.SPLIT_SUBTREES, puz.cfns)
         else:
             _ida_mod.iterative_deepening(start, puz.dfs_fns, puz.params, 0, True, 20,
                                          cfns=puz.cfns)

@@ -147,12 +147,15 @@ def test_repeated_labels_bound_parity():
     assert sol.length == 1
 
 
-def test_parallel_deepening_matches_serial(rng, monkeypatch):
+@pytest.mark.parametrize("subtrees", [16, 256])
+def test_parallel_deepening_matches_serial(rng, monkeypatch, subtrees):
     """Subtrees shared among threads: same length, same count, same node count, and the same
-    first solution as the one-thread search (every pass in parallel, however small)."""
+    first solution as the one-thread search (every pass in parallel, however small, split into
+    few subtrees or many)."""
     from puzzlelib.search import idastar
 
     monkeypatch.setattr(idastar, "SPLIT_MIN_NODES", 0)
+    monkeypatch.setattr(idastar, "SPLIT_MIN_SUBTREES", subtrees)
     for walk in (40, 41, 60):
         start = random_board(3, 3, rng, walk=walk)
         for method in ("iddfs", "idastar"):
@@ -162,6 +165,14 @@ def test_parallel_deepening_matches_serial(rng, monkeypatch):
                 two.length, two.solutions, two.nodes, two.moves)
             first = solve(start, method=method, threads=2)
             assert first.length == one.length and first.moves == one.moves
+
+
+def test_split_grows_with_the_pass():
+    from puzzlelib.search.idastar import SPLIT_MIN_SUBTREES, SPLIT_SUBTREES, split_subtrees
+
+    assert split_subtrees(0) == SPLIT_MIN_SUBTREES == 16
+    assert split_subtrees(17_903) == 17  # the 8-puzzle's pass before its last
+    assert split_subtrees(10**9) == SPLIT_SUBTREES == 256
 
 
 def test_bad_thread_count():
