@@ -5,7 +5,14 @@ measured side by side in one run.
 
 For each experiment: the median wall time of the kernel (search only, after compilation), the
 median of the plain-Python version, their ratio, and the kernel's compile time (paid once per
-process, reported apart). ``--skip-slow`` leaves out the plain-Python IDDFS without pruning
+process, reported apart). The two are timed in alternating rounds (a run of the plain version,
+then an untimed run of the kernel and a few timed ones, and again), so that a machine that
+speeds up or slows down during the run (these are shared virtual machines) weighs on both
+alike; ``ratio range`` is the least and greatest ratio of one round's plain run to the same
+round's kernel median. The untimed run measures the kernel warm, as a loop of calls finds it:
+right after the plain version has run, the kernel's first call finds its tables out of the
+processor's caches and its threads asleep (bidirectional BFS on the 8-puzzle: about 0.38 ms
+against 0.22 ms warm). ``--skip-slow`` leaves out the plain-Python IDDFS without pruning
 (about 150 million nodes: minutes in Python). The deepening searches run on all of numba's
 threads (subtrees shared out); the ``_1thread`` rows time them on one thread.
 """
@@ -61,7 +68,8 @@ def experiments():
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=9, help="kernel runs per experiment (median)")
-    ap.add_argument("--python-repeat", type=int, default=3, help="plain-Python runs (median)")
+    ap.add_argument("--python-repeat", type=int, default=5,
+                    help="plain-Python runs (median), one per round")
     ap.add_argument("--skip-slow", action="store_true", help="skip plain-Python IDDFS without pruning")
     ap.add_argument("--csv", help="also write the table to this CSV file")
     args = ap.parse_args(argv)
@@ -72,28 +80,43 @@ def main(argv=None):
     rows = []
     for name, kernel, plain, agree in experiments():
         kernel()  # compiles, then one untimed run: first-touch page faults, caches
-        runs = [kernel() for _ in range(args.repeat)]
+        skipped = plain is None or (args.skip_slow and name == "iddfs")
+        rounds = 1 if skipped or name == "iddfs" else max(1, args.python_repeat)
+        per_round = max(1, -(-args.repeat // rounds))  # kernel runs per round, rounded up
+        runs, plain_times, round_ratios, p_res = [], [], [], None
+        for _ in range(rounds):
+            if not skipped:
+                t_plain, p_res = _median_time(plain, 1)
+                plain_times.append(t_plain)
+            kernel()  # untimed: its tables back in the caches, its threads awake
+            batch = [kernel() for _ in range(per_round)]
+            runs.extend(batch)
+            if not skipped:
+                round_ratios.append(t_plain / statistics.median(r.seconds for r in batch))
         k_med = statistics.median(r.seconds for r in runs)
         compile_s = runs[-1].compile_seconds
-        if plain is None or (args.skip_slow and name == "iddfs"):
-            p_med, ok = None, None
+        if skipped:
+            p_med = None
         else:
-            reps = 1 if name == "iddfs" else args.python_repeat
-            p_med, p_res = _median_time(plain, reps)
-            ok = agree(runs[-1], p_res)
-            assert ok, f"{name}: kernel and plain Python disagree"
-        rows.append((name, k_med, p_med, compile_s))
+            p_med = statistics.median(plain_times)
+            assert agree(runs[-1], p_res), f"{name}: kernel and plain Python disagree"
+        spread = (min(round_ratios), max(round_ratios)) if len(round_ratios) > 1 else None
+        rows.append((name, k_med, p_med, compile_s, spread))
         ratio = f"{p_med / k_med:10.0f}x" if p_med else "   skipped"
         plain_txt = f"{p_med * 1e3:12.1f}" if p_med else "     skipped"
+        spread_txt = f"   ratio range {spread[0]:.0f}-{spread[1]:.0f}x" if spread else ""
         print(f"{name:26s} kernel {k_med * 1e3:9.2f} ms   plain Python {plain_txt} ms   "
-              f"ratio {ratio}   compile {compile_s:5.2f} s", flush=True)
+              f"ratio {ratio}   compile {compile_s:5.2f} s{spread_txt}", flush=True)
     if args.csv:
         import csv
 
         with open(args.csv, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["experiment", "kernel_ms", "python_ms", "ratio", "compile_s"])
-            for name, k, p, c in rows:
+            w.writerow(["experiment", "kernel_ms", "python_ms", "ratio", "compile_s",
+                        "ratio_min", "ratio_max"])
+            for name, k, p, c, spread in rows:
                 w.writerow([name, k * 1e3, "" if p is None else p * 1e3,
-                            "" if p is None else p / k, c])
+                            "" if p is None else p / k, c,
+                            "" if spread is None else spread[0],
+                            "" if spread is None else spread[1]])
     return 0
