@@ -179,10 +179,11 @@ def _warm(kind, parallel=False, puz=None):
         r0 = int(puz.fns.rank(goal, puz.params))
         _layered_mod.layered_bfs(  # every layer through the parallel kernel
             puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists",
-            min_parallel_layer=1,
+            min_parallel_layer=1, kfns=puz.lkfns,
         )
         dist, _ = _layered_mod.layered_bfs(  # and the one-thread kernel for small layers
-            puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists"
+            puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists",
+            kfns=puz.lkfns,
         )
         _layered_mod._walk_down(dist, int(np.argmax(dist)), puz.fns, puz.params)
         _layered_mod._ranks_at_depth(dist, 1, 4)
@@ -301,7 +302,8 @@ def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT, thre
         t0 = time.perf_counter()
         r0 = int(puz.fns.rank(puz.encode(start_arr), puz.params))
         dist, counts = _layered_mod.layered_bfs(
-            puz.fns, puz.params, n, [r0], progress=update, buckets=puz.buckets, kernel="lists"
+            puz.fns, puz.params, n, [r0], progress=update, buckets=puz.buckets, kernel="lists",
+            kfns=puz.lkfns,
         )
     finally:
         numba.set_num_threads(saved)
@@ -446,7 +448,8 @@ def solve(
         rs = int(puz.fns.rank(s, puz.params))
         rg = int(puz.fns.rank(g, puz.params))
         dist, counts = _layered_mod.layered_bfs(
-            puz.fns, puz.params, n, [rs], stop_rank=rg, progress=update, buckets=puz.buckets
+            puz.fns, puz.params, n, [rs], stop_rank=rg, progress=update, buckets=puz.buckets,
+            kfns=puz.lkfns,
         )
         path = _layered_mod._walk_down(dist, rg, puz.fns, puz.params)
         nodes = int(_layered_mod._count_reached(dist))

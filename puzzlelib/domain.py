@@ -76,6 +76,10 @@ parent's, with no state array and no rank:
     the move cannot be made there.
 ``unkey(k, params, state)``
     Writes the position of key ``k`` to ``state`` (the inverse of ``key``).
+``rank_after(k, m, r, params) -> int`` (optional)
+    The domain's ``rank`` of the position of key ``k``, made by move ``m`` from a position of
+    rank ``r`` (as ``rank_after`` of :class:`DomainFns`, from a key). With it, layered BFS
+    (:mod:`puzzlelib.search.layered`) keeps its layer lists as keys instead of states.
 
 Compilation: numba specialises each kernel for the functions it is given. Domain functions
 (:func:`domain_fn`) and kernels (:func:`puzzlelib._numba_cache.kernel`) are both cached on disk,
@@ -162,7 +166,7 @@ PLAIN_FRONTIER = FrontierFns(copy_pack, copy_unpack, all_moves)
 
 CursorFns = namedtuple("CursorFns", ["cursor", "next_move", "peek", "apply", "undo"])
 
-KeyFns = namedtuple("KeyFns", ["key", "key_step", "unkey"])
+KeyFns = namedtuple("KeyFns", ["key", "key_step", "unkey", "rank_after"], defaults=[None])
 
 
 # Typing a bundle of jitted functions costs numba about 0.1 ms on every call of a kernel that

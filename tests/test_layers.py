@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from puzzlelib import PuzzleError, layers
+from puzzlelib.domains import sliding
 from puzzlelib.domains.sliding import SlidingPuzzle
 from puzzlelib.search import layered
 
@@ -35,9 +36,11 @@ def test_depth_and_path_queries(rng):
         assert reference.replay([1, 2, 3, 4, 5, 6, 7, 8, 0], path, 3) == b
 
 
-#: The three ways to build a table: layer lists split by blank cell (parallel), one list
-#: (no buckets), and the parallel scan of the table.
-KERNELS = [("lists", True), ("lists", False), ("scan", False)]
+#: The ways to build a table: layer lists split by blank cell (parallel), one list (no
+#: buckets), each holding states or 64-bit keys (distinct tiles on at most 15 cells), and the
+#: parallel scan of the table.
+KERNELS = [("lists", True, False), ("lists", False, False), ("lists", True, True),
+           ("lists", False, True), ("scan", False, False)]
 
 
 def _tables(puz, start=None, stop=-1):
@@ -45,9 +48,18 @@ def _tables(puz, start=None, stop=-1):
     r0 = int(puz.fns.rank(puz.encode(board), puz.params))
     return [
         layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], stop_rank=stop,
-                            buckets=puz.buckets if buckets else None, kernel=kernel)
-        for kernel, buckets in KERNELS
+                            buckets=puz.buckets if buckets else None, kernel=kernel,
+                            kfns=puz.lkfns if keys else None)
+        for kernel, buckets, keys in KERNELS
     ]
+
+
+def test_layer_lists_hold_keys_for_distinct_tiles_only():
+    assert SlidingPuzzle(3, 3, heuristic="none").lkfns is sliding.KEYS_RANKED
+    assert SlidingPuzzle(3, 5, heuristic="none").lkfns is sliding.KEYS_RANKED
+    assert SlidingPuzzle(4, 4, heuristic="none").lkfns is None  # 16 cells: no 64-bit key
+    assert SlidingPuzzle(2, 4, goal=[1, 1, 2, 2, 3, 3, 4, 0], heuristic="none").lkfns is None
+    assert SlidingPuzzle(3, 3, heuristic="none", hash="sparse").lkfns is None
 
 
 @pytest.mark.parametrize(

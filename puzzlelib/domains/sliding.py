@@ -534,7 +534,31 @@ def _unkey(k, p, state):
     state[p.n_cells] = (k >> 60) & 15
 
 
+@domain_fn
+def _rank_after_key(k, m, r, p):
+    """:func:`_rank_after` read from a key instead of a state: the rank of the position of key
+    ``k``, made by move ``m`` from a position of rank ``r`` (distinct tiles, ``_rank``'s hash)."""
+    if m >= 2:  # l or r: the tiles' reading order is unchanged, only the blank's cell moved
+        return r - p.block if m == 2 else r + p.block
+    b = (k >> 60) & 15
+    n = p.n_cells - 1  # tiles 1..n, ranked as values 0..n-1 in reading order without the blank
+    seen = np.int64(0)
+    t = np.int64(0)
+    j = 0
+    for i in range(p.n_cells):
+        if i == b:
+            continue
+        v = ((k >> (4 * i)) & 15) - 1
+        t += (v - _popcount(seen & ((np.int64(1) << v) - 1))) * FACTORIALS[n - 1 - j]
+        seen |= np.int64(1) << v
+        j += 1
+    return b * p.block + t // 2
+
+
 KEYS = KeyFns(_key, _key_step, _unkey)
+#: The same keys with the rank of distinct tiles read from them: layered BFS keeps its layer
+#: lists as keys (see :mod:`puzzlelib.search.layered`).
+KEYS_RANKED = KeyFns(_key, _key_step, _unkey, _rank_after_key)
 
 
 def cursor_tables(nbr, h):
@@ -771,6 +795,9 @@ class SlidingPuzzle:
         self.dfs_fns = FNS_PDB_DFS if self.fns is FNS_PDB else self.fns
         #: 64-bit keys for bidirectional search, on boards of at most 15 cells.
         self.kfns = KEYS if self.n_cells <= KEY_MAX_CELLS else None
+        #: Keys that also give ``fns``' rank, for layered BFS (distinct tiles' hash only).
+        self.lkfns = (KEYS_RANKED if self.kfns is not None and self.fns.rank is _rank
+                      else None)
 
     # -- construction ---------------------------------------------------------------------
     def _coords(self, cell):

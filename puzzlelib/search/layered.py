@@ -11,7 +11,10 @@ until reached); the table decides what is new, one byte per position. Two ways t
   block always lands in one known block: for sliding tiles, the blank's cell) the lists are
   grouped by bucket and expanded in parallel, one task per *target* bucket. A position's table
   entry is then only touched by the task that owns its bucket: no races, no duplicates, and
-  the counts are exact whatever the number of threads. Layers below
+  the counts are exact whatever the number of threads. A domain whose positions fit in 64-bit
+  keys that also give its rank (:class:`~puzzlelib.domain.KeyFns` with ``rank_after``: sliding
+  tiles of at most 15 cells, distinct) has its lists kept as keys: a child's key is a few
+  integer operations on its parent's, with no state copied. Layers below
   :data:`PARALLEL_MIN_LAYER` positions are expanded on one thread; unless a progress bar is
   shown, many layers are made in one call.
 - **Table scan**, for domains without buckets and tables of :data:`PARALLEL_MIN_TABLE` or
@@ -23,6 +26,7 @@ until reached); the table decides what is new, one byte per position. Two ways t
 
 import numpy as np
 from numba import njit, prange
+from numba.extending import overload
 
 from .._numba_cache import kernel
 from .. import memory
@@ -156,8 +160,64 @@ def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr,
 
 
 @kernel
-def _room(lo, hi, bucket_next, p):
-    """The next layer's arrays, with room for each target bucket, and where each one starts."""
+def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p, nk, nr, nm,
+                      k):
+    """:func:`_expand_into` over layer lists of keys (``kfns``, a
+    :class:`~puzzlelib.domain.KeyFns` with ``rank_after``): each child's key is made from its
+    parent's and its rank read from the key, with no state copied or stepped. Same positions,
+    same order, same rows."""
+    nb = lo.shape[0]
+    for s in range(nb):
+        for m in range(p.n_moves):
+            if bucket_next[s, m] != t:
+                continue
+            back = fns.inverse(m, p)
+            for i in range(lo[s], hi[s]):
+                if fm[i] == back:
+                    continue  # straight back to the parent
+                c = kfns.key_step(fk[i], m, p)
+                if c == -1:
+                    continue
+                r = kfns.rank_after(c, m, fr[i], p)
+                if dist[r] == UNSEEN:
+                    dist[r] = mark
+                    nk[k] = c
+                    nr[k] = r
+                    nm[k] = m
+                    k += 1
+    return k
+
+
+def _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p, ns, nr, nm, k):
+    """Target bucket ``t``'s share of a layer, by the kind of rows the lists hold: states
+    (:func:`_expand_into`) or keys (:func:`_expand_into_keys`), chosen when compiling."""
+
+
+@overload(_expand)
+def _choose_expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p, ns, nr, nm, k):
+    if fs.ndim == 1:
+        return lambda t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p, ns, nr, nm, \
+            k: _expand_into_keys(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p,
+                                 ns, nr, nm, k)
+    return lambda t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p, ns, nr, nm, \
+        k: _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr, nm, k)
+
+
+def _new_rows(fs, total, p):
+    """Room for ``total`` rows of the kind ``fs`` holds (states or keys)."""
+
+
+@overload(_new_rows)
+def _choose_new_rows(fs, total, p):
+    if fs.ndim == 1:
+        return lambda fs, total, p: np.empty(total, dtype=np.int64)
+    return lambda fs, total, p: np.empty((total, p.state_len), dtype=np.uint8)
+
+
+@kernel
+def _room(lo, hi, bucket_next, fs, p):
+    """The next layer's arrays (rows of the kind ``fs`` holds), with room for each target
+    bucket, and where each one starts."""
     nb = lo.shape[0]
     cap = _capacities(lo, hi, bucket_next)
     start = np.zeros(nb, dtype=np.int64)
@@ -165,17 +225,17 @@ def _room(lo, hi, bucket_next, p):
     for t in range(nb):
         start[t] = total
         total += cap[t]
-    ns = np.empty((total, p.state_len), dtype=np.uint8)
+    ns = _new_rows(fs, total, p)
     nr = np.empty(total, dtype=np.int64)
     nm = np.empty(total, dtype=np.int8)
     return cap, start, ns, nr, nm
 
 
 @kernel(parallel=True)
-def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p):
-    """Make layer ``depth + 1`` from the list of layer ``depth``: states ``fs``, their ranks
-    ``fr`` and the moves that made them ``fm`` (-1 for a start), grouped by bucket (bucket ``b``
-    is rows ``lo[b]:hi[b]``).
+def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p):
+    """Make layer ``depth + 1`` from the list of layer ``depth``: states ``fs`` (or their keys,
+    with ``kfns``), their ranks ``fr`` and the moves that made them ``fm`` (-1 for a start),
+    grouped by bucket (bucket ``b`` is rows ``lo[b]:hi[b]``).
 
     One task per *target* bucket: it applies, to every source bucket, the moves that lead into
     its own bucket, and writes into its own rows of the next layer. A position's table entry is
@@ -187,7 +247,7 @@ def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p):
 
     Returns the next layer in the same form."""
     nb = lo.shape[0]
-    cap, start, ns, nr, nm = _room(lo, hi, bucket_next, p)
+    cap, start, ns, nr, nm = _room(lo, hi, bucket_next, fs, p)
     end = start.copy()
     mark = np.uint8(depth + 1)
     order = np.argsort(-cap)
@@ -198,14 +258,14 @@ def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p):
             if j >= nb:
                 break
             t = order[j]
-            end[t] = _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p,
-                                  ns, nr, nm, start[t])
+            end[t] = _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p,
+                             ns, nr, nm, start[t])
     return ns, nr, nm, start, end
 
 
 @kernel
-def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p, max_layers, min_par,
-                   stop_rank, max_rows):
+def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p, max_layers,
+                   min_par, stop_rank, max_rows):
     """Layer after layer in one call (each call of a kernel from Python costs some 30 us of
     typing its arguments: a tenth of the 8-puzzle's whole search when made once a layer), at
     most ``max_layers`` of them, until the layer that reaches ``stop_rank`` (if ``>= 0``) or an
@@ -226,14 +286,14 @@ def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, p, max_lay
             break
         if size >= min_par:
             fs, fr, fm, lo, hi = _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth,
-                                                fns, p)
+                                                fns, kfns, p)
         else:
-            cap, start, ns, nr, nm = _room(lo, hi, bucket_next, p)
+            cap, start, ns, nr, nm = _room(lo, hi, bucket_next, fs, p)
             end = start.copy()
             mark = np.uint8(depth + 1)
             for t in range(nb):
-                end[t] = _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p,
-                                      ns, nr, nm, start[t])
+                end[t] = _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p,
+                                 ns, nr, nm, start[t])
             fs, fr, fm, lo, hi = ns, nr, nm, start, end
         size = (hi - lo).sum()
         if size == 0:
@@ -305,7 +365,7 @@ def choose_kernel(table_size, buckets):
 
 
 def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, buckets=None,
-                kernel="auto", min_parallel_layer=None):
+                kernel="auto", min_parallel_layer=None, kfns=None):
     """Breadth-first search from ``start_ranks`` (all at depth 0) over a fresh distance table.
 
     Stops after the layer in which ``stop_rank`` is reached (when given), or when a layer adds
@@ -315,7 +375,9 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, 
     ``block`` ranks such that a move ``m`` from a position of block ``b`` always lands in block
     ``bucket_next[b, m]`` (-1: the move is never legal there); sliding tiles: the blank's cell.
     The layer lists are then expanded in parallel, one task per block. ``kernel``: ``"lists"``,
-    ``"scan"`` or ``"auto"`` (see :func:`choose_kernel`).
+    ``"scan"`` or ``"auto"`` (see :func:`choose_kernel`). ``kfns``: the domain's
+    :class:`~puzzlelib.domain.KeyFns`, when they give its rank (``rank_after``): the layer
+    lists then hold keys instead of states (same table, same counts).
 
     Returns ``(dist, counts)``: the table and the exact number of positions at each depth.
     """
@@ -327,13 +389,13 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, 
     if kernel == "lists":
         min_par = PARALLEL_MIN_LAYER if min_parallel_layer is None else int(min_parallel_layer)
         return dist, _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets,
-                                min_par)
+                                min_par, kfns)
     if kernel != "scan":
         raise ValueError(f"unknown kernel {kernel!r}")
     return dist, _bfs_scan(dist, fns, params, stop_rank, progress)
 
 
-def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min_par):
+def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min_par, kfns):
     if buckets is None:
         bucket_next = np.zeros((1, params.n_moves), dtype=np.int64)
         block = dist.shape[0]
@@ -342,16 +404,24 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min
     nb = bucket_next.shape[0]
     order = np.argsort(start_ranks // block, kind="stable")
     fr = start_ranks[order]
-    fs = np.empty((len(fr), params.state_len), dtype=np.uint8)
-    for i, r in enumerate(fr):
-        fns.unrank(int(r), params, fs[i])
+    if kfns is None or kfns.rank_after is None:
+        kfns = None
+        fs = np.empty((len(fr), params.state_len), dtype=np.uint8)
+        for i, r in enumerate(fr):
+            fns.unrank(int(r), params, fs[i])
+    else:
+        fs = np.empty(len(fr), dtype=np.int64)
+        state = np.empty(params.state_len, dtype=np.uint8)
+        for i, r in enumerate(fr):
+            fns.unrank(int(r), params, state)
+            fs[i] = kfns.key(state, params)
     fm = np.full(len(fr), -1, dtype=np.int8)
     off = np.searchsorted(fr // block, np.arange(nb + 1)).astype(np.int64)
     lo, hi = off[:-1].copy(), off[1:].copy()
     counts = [len(fr)]
     total = len(fr)
     depth = 0
-    row_bytes = params.state_len + 9
+    row_bytes = (8 if kfns is not None else params.state_len) + 9
     while not (stop_rank >= 0 and dist[stop_rank] != UNSEEN):
         if depth >= MAX_DEPTH:
             raise SearchLimitError(
@@ -366,7 +436,7 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min
         # nobody watching: as many layers as one call makes (up to a big one, checked above)
         n_layers = MAX_DEPTH - depth if progress is None else 1
         fs, fr, fm, lo, hi, depth, new = _bfs_lists_run(
-            dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, params, n_layers, min_par,
+            dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, params, n_layers, min_par,
             stop_rank, UNCHECKED_ROWS,
         )
         if len(new) == 0:
