@@ -84,6 +84,8 @@ def main(argv=None):
         rounds = 1 if skipped or name == "iddfs" else max(1, args.python_repeat)
         per_round = max(1, -(-args.repeat // rounds))  # kernel runs per round, rounded up
         runs, plain_times, round_ratios, p_res = [], [], [], None
+        if not skipped and rounds > 1:
+            plain()  # untimed too, as the kernel's first run is (its first run was the slowest)
         for _ in range(rounds):
             if not skipped:
                 t_plain, p_res = _median_time(plain, 1)
