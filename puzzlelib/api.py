@@ -355,6 +355,13 @@ BIDIR_TABLE_MAX_RANKS = 1 << 24
 BIDIR_KEY_MAX_CELLS = _sliding.KEY_MAX_CELLS
 
 
+def _layer_sizes(ends):
+    """Positions per depth from a bidirectional side's layer ends (``ends[k]``: positions of
+    depth ``<= k``), as a list (a short array: plain Python is quicker than ``np.diff`` here)."""
+    e = ends.tolist()
+    return e[:1] + [b - a for a, b in zip(e, e[1:])]
+
+
 def _bidir_table_ranks(puz):
     """``puz.n_ranks`` when bidirectional search should use two distance tables: the board has
     a perfect hash (not one too large for 64 bits), at most :data:`BIDIR_TABLE_MAX_RANKS`
@@ -486,8 +493,8 @@ def solve(
                 f"({used / 2**20:.0f} MiB) without meeting; raise max_states"
             )
         nodes = int(ends_f[-1] + ends_b[-1])
-        extra["forward_counts"] = np.diff(ends_f, prepend=0).tolist()
-        extra["backward_counts"] = np.diff(ends_b, prepend=0).tolist()
+        extra["forward_counts"] = _layer_sizes(ends_f)
+        extra["backward_counts"] = _layer_sizes(ends_b)
         extra["memory_bytes"] = int(used)
         if status != _bidir_mod.FOUND:
             path = None
@@ -548,7 +555,7 @@ def solve(
         length, moves = -1, ""
     else:
         length = int(len(path))
-        moves = "".join(puz.move_names[int(m)] for m in path)
+        moves = "".join([puz.move_names[m] for m in path.tolist()])
     return Solution(
         size=puz.size,
         method=method,
@@ -743,8 +750,8 @@ def rotation(grid, rows=None, cols=None, max_ops=ROTATION_MAX_OPS, method="bidir
         max_ops=int(max_ops),
         length=len(ops) if found else -1,
         operations=ops,
-        forward_counts=np.diff(ends_f, prepend=0).tolist(),
-        backward_counts=np.diff(ends_b, prepend=0).tolist(),
+        forward_counts=_layer_sizes(ends_f),
+        backward_counts=_layer_sizes(ends_b),
         states=int(ends_f[-1] + ends_b[-1]),
         memory_bytes=int(used),
         seconds=seconds,
