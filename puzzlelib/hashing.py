@@ -114,6 +114,26 @@ def perm_rank_skip(seq, length, skip, shift):
     return r
 
 
+@njit(cache=True, inline="always")  # (inlined into the callers: 10% of the key BFS's time)
+def perm_rank_nibbles(k, length, skip, shift):
+    """:func:`perm_rank_skip` of a sequence packed in 4-bit fields of the integer ``k`` (item
+    ``i`` in bits ``4i`` to ``4i + 3``; at most 15 items): the same rank, read from a register
+    instead of memory (the sliding-tile domain's 64-bit keys)."""
+    n = length if skip < 0 else length - 1
+    seen = np.int64(0)
+    r = np.int64(0)
+    j = 0
+    for i in range(length):
+        if i == skip:
+            continue
+        v = ((k >> (4 * i)) & 15) - shift
+        digit = v - _popcount(seen & ((np.int64(1) << v) - 1))
+        r += digit * FACTORIALS[n - 1 - j]
+        seen |= np.int64(1) << v
+        j += 1
+    return r
+
+
 @njit(cache=True)
 def perm_rank(perm, n):
     """Lexicographic rank of ``perm[0:n]``, a permutation of ``0..n-1``, in ``0..n!-1``."""

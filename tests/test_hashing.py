@@ -9,7 +9,8 @@ import pytest
 from numba import njit
 
 from puzzlelib.errors import PuzzleError
-from puzzlelib.hashing import check_rank_size, perm_parity, perm_rank, perm_rank_skip, perm_unrank
+from puzzlelib.hashing import (check_rank_size, perm_parity, perm_rank, perm_rank_nibbles,
+                               perm_rank_skip, perm_unrank)
 
 
 @njit
@@ -70,6 +71,26 @@ def test_rank_skip_leaves_out_a_position():
     seq = np.array([3, 1, 0, 4, 2], dtype=np.uint8)  # skip the 0 at position 2, shift by 1
     expected = perm_rank(np.array([2, 0, 3, 1], dtype=np.uint8), 4)
     assert perm_rank_skip(seq, 5, 2, 1) == expected
+
+
+def test_rank_of_packed_nibbles_is_the_rank_of_the_array():
+    """Every permutation of six tiles with the blank (0) in every place, packed as the sliding
+    keys pack them (values 1..6, shifted), and random ones of 15 items: the same rank from the
+    integer as from the array."""
+    import itertools
+    import random
+
+    def packed(seq):
+        return sum(int(v) << (4 * i) for i, v in enumerate(seq))
+
+    for perm in itertools.permutations(range(1, 7)):
+        for b in range(7):
+            seq = np.array(perm[:b] + (0,) + perm[b:], dtype=np.uint8)
+            assert perm_rank_nibbles(packed(seq), 7, b, 1) == perm_rank_skip(seq, 7, b, 1)
+    rng = random.Random(7)
+    for _ in range(1000):
+        seq = np.array(rng.sample(range(15), 15), dtype=np.uint8)
+        assert perm_rank_nibbles(packed(seq), 15, -1, 0) == perm_rank(seq, 15)
 
 
 def test_too_many_items_is_refused():

@@ -45,6 +45,7 @@ from ..hashing import (
     multiset_tables,
     multiset_unrank,
     multiset_weights,
+    perm_rank_nibbles,
     perm_rank_skip,
     perm_unrank,
 )
@@ -541,18 +542,8 @@ def _rank_after_key(k, m, r, p):
     if m >= 2:  # l or r: the tiles' reading order is unchanged, only the blank's cell moved
         return r - p.block if m == 2 else r + p.block
     b = (k >> 60) & 15
-    n = p.n_cells - 1  # tiles 1..n, ranked as values 0..n-1 in reading order without the blank
-    seen = np.int64(0)
-    t = np.int64(0)
-    j = 0
-    for i in range(p.n_cells):
-        if i == b:
-            continue
-        v = ((k >> (4 * i)) & 15) - 1
-        t += (v - _popcount(seen & ((np.int64(1) << v) - 1))) * FACTORIALS[n - 1 - j]
-        seen |= np.int64(1) << v
-        j += 1
-    return b * p.block + t // 2
+    # as _rank: tiles 1..n-1 in reading order without the blank, as a permutation of 0..n-2
+    return b * p.block + perm_rank_nibbles(k, p.n_cells, b, 1) // 2
 
 
 KEYS = KeyFns(_key, _key_step, _unkey)
