@@ -63,9 +63,9 @@ def keep_freed_memory():
     unmapped when freed and faulted in again by the next call: about 500 page faults per call
     of ``layers`` on the 8-puzzle (some 10% of its time), and 0.77 to 0.91 ms instead of 0.20
     to 0.27 ms for its bidirectional search (processes side by side, 2026-11-24). A process
-    that has compiled kernels does not show it (the compiler's own large
-    blocks, once freed, raised glibc's thresholds to these values), which is why benchmarks
-    missed it; a process that loads its kernels from numba's cache does.
+    that has compiled kernels does not show it (the compiler's own large blocks, once freed,
+    raised glibc's thresholds to these values), which is why benchmarks missed it; a process
+    that loads its kernels from numba's cache does.
 
     Called once on import. Only on Linux with glibc (elsewhere, or when ``mallopt`` is
     missing, nothing is done); ``PUZZLELIB_MALLOC=default`` leaves the C library as it is.

@@ -45,7 +45,6 @@ from ..hashing import (
     multiset_tables,
     multiset_unrank,
     multiset_weights,
-    perm_rank_nibbles,
     perm_rank_skip,
     perm_unrank,
 )
@@ -543,7 +542,7 @@ def _rank_after_key(k, m, r, p):
         return r - p.block if m == 2 else r + p.block
     b = (k >> 60) & 15
     # as _rank: tiles 1..n-1 in reading order without the blank, as a permutation of 0..n-2
-    return b * p.block + perm_rank_nibbles(k, p.n_cells, b, 1) // 2
+    return b * p.block + perm_rank_skip(k, p.n_cells, b, 1) // 2
 
 
 KEYS = KeyFns(_key, _key_step, _unkey)
