@@ -19,8 +19,8 @@ position with that image (layers come in increasing depth):
 
 Names follow the paper: the counts of 1x1, 1x2 and 2x1 pieces of the relaxed puzzle, then the
 map, e.g. ``16-10-0-l``. A database that keeps only some pieces of a shape (e.g. 3 of ten 1x2
-pieces) cannot know which ones at search time, so the heuristic takes the least value over
-every choice of them (:func:`puzzlelib.domains.blocks._pdb_value`).
+pieces) may keep any of them: every choice gives a lower bound, so the heuristic takes the
+greatest value over every choice (:func:`puzzlelib.domains.blocks._pdb_value`).
 
 Databases are cached on disk like the sliding-tile ones (``puzzlelib.pdb.cache_dir()``, a
 ``blocks`` subfolder): written atomically, checked against a SHA-256 on load, rebuilt when

@@ -737,10 +737,13 @@ def _next_subset(idx, off, k, n):
 @njit(cache=True)
 def _pdb_value(state, i, p, nh, nv):
     """PDB ``i``'s value of ``state``: relax it (split the 1x2 and 2x1 pieces the PDB does not
-    keep) and look up its image. A PDB that keeps only some pieces of a shape cannot know which
-    ones, so it takes the least value over every choice of the kept ones (still a lower bound:
-    any solution moves some choice of them). ``scratch[:nh]`` and ``scratch[n:n+nv]`` hold the
-    top-left cells of the 1x2 and 2x1 pieces."""
+    keep) and look up its image. A PDB that keeps only some pieces of a shape (3 of ten 1x2
+    pieces, say) may keep any of them: a solution moves every piece, so keeping any chosen ones
+    whole and splitting the rest turns it into a relaxed solution no longer than itself. Each
+    choice's value is therefore a lower bound, and so is the greatest of them, which is what
+    this returns (255, no relaxed goal reachable, for a position no choice can solve).
+    ``scratch[:nh]`` and ``scratch[n:n+nv]`` hold the top-left cells of the 1x2 and 2x1
+    pieces."""
     n = p.n_cells
     kh = min(p.pdb_info[i, PI_KEEP_H], nh)
     kv = min(p.pdb_info[i, PI_KEEP_V], nv)
@@ -748,7 +751,7 @@ def _pdb_value(state, i, p, nh, nv):
     idx = p.scratch  # [2n, 3n): the kept 1x2 pieces; [3n, 4n): the kept 2x1 pieces
     buf = p.scratch8  # [0, n): relaxed cells; [n, n + image_len): the image
     img_len = p.image_len
-    best = 255
+    best = 0
     _first_subset(idx, 2 * n, kh)
     while True:
         _first_subset(idx, 3 * n, kv)
@@ -769,7 +772,9 @@ def _pdb_value(state, i, p, nh, nv):
             write_image(buf, i, mode, p.region_of[i], n, buf, n, p.pdb_info[i, PI_CELL_BYTES])
             j = find(p.pdb_slots, p.pdb_pool, buf[n: n + img_len])
             val = 255 if j < 0 else np.int64(p.pdb_values[j])  # 255: no goal even relaxed
-            if val < best:
+            if val == 255:
+                return val  # this choice cannot reach a goal: nor can the position
+            if val > best:
                 best = val
             if not _next_subset(idx, 3 * n, kv, nv):
                 break
