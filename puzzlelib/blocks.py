@@ -33,6 +33,9 @@ CLASSIC = "ABBC\nABBC\nDEEF\nDGHF\nI..J"
 METHODS = ("bfs", "astar", "idastar")
 DEFAULT_MAX_STATES = 50_000_000
 DEFAULT_MAX_BOUND = 254
+#: Positions IDA*'s transposition table may record in one pass (it starts small and grows
+#: as passes fill it): at most about 75 bytes each on a 7x8 board.
+DEFAULT_TRANSPOSITIONS = 1 << 22
 
 
 def _progress(progress, desc):
@@ -61,7 +64,9 @@ def _warm(kind):
     elif kind == "astar":
         _astar_mod.astar(tiny.encode(), FNS, tiny.params, 1, 100, ffns=FRONTIER)
     else:
-        _ida_mod.iterative_deepening(tiny.encode(), FNS, tiny.params, 0, False, 4, ffns=FRONTIER)
+        for table in (0, 16):  # plain, and with a transposition table
+            _ida_mod.iterative_deepening(tiny.encode(), FNS, tiny.params, 0, False, 4,
+                                         ffns=FRONTIER, transpositions=table)
     _COMPILED[kind] = time.perf_counter() - t0
     return _COMPILED[kind]
 
@@ -136,19 +141,26 @@ def _pdb_names(pdb):
 
 def block_solve(board, goal=None, metric="straight", method="bfs", pdb=None, progress=None,
                 max_states=DEFAULT_MAX_STATES, max_bound=DEFAULT_MAX_BOUND, pdb_cache=True,
-                node_limit=0):
+                node_limit=0, transpositions=DEFAULT_TRANSPOSITIONS):
     """An optimal solution of ``board`` (the daughter to ``goal``) under ``metric``.
 
     ``method``: ``bfs`` (frontier search, all layers kept for the path), ``astar`` or
     ``idastar``; ``pdb``: a database name such as ``36-0-0-f`` or several (a list, or names
     joined by commas; the heuristic is their maximum), for A* and IDA* (0 without one).
     ``node_limit`` (IDA*; 0: none): stop with :class:`SearchLimitError` after that many nodes
-    (a ``progress`` callable has seen every finished pass by then)."""
+    (a ``progress`` callable has seen every finished pass by then). ``transpositions`` (IDA*):
+    the most positions its transposition table records in a pass, so that a position reached
+    again by another order of the same moves is not searched twice (0: plain IDA*, which on
+    the larger boards searches the same positions over and over; see
+    :mod:`puzzlelib.search.idastar`)."""
     if method not in METHODS:
         raise PuzzleError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     names = _pdb_names(pdb)
     if names and method == "bfs":
         raise PuzzleError("a pattern database guides A* or IDA*, not breadth-first search")
+    if not isinstance(transpositions, (int, np.integer)) or transpositions < 0:
+        raise PuzzleError(f"transpositions must be a whole number of positions, 0 or more, "
+                          f"not {transpositions!r}")
     puz = BlockPuzzle(board, metric=metric, goal=goal)
     extra = {}
     if names:
@@ -200,7 +212,7 @@ def block_solve(board, goal=None, metric="straight", method="bfs", pdb=None, pro
             t0 = time.perf_counter()
             status, length, _, nodes, path, iterations, first = _ida_mod.iterative_deepening(
                 s, FNS, puz.params, 0, False, max_bound, node_limit, progress=report,
-                ffns=FRONTIER)
+                ffns=FRONTIER, transpositions=int(transpositions))
             seconds = time.perf_counter() - t0
         finally:
             if bar is not None:
@@ -211,6 +223,7 @@ def block_solve(board, goal=None, metric="straight", method="bfs", pdb=None, pro
                                    f"{nodes:,} generated, bound {first + iterations - 1})")
         nodes = int(nodes)
         extra["iterations"] = int(iterations)
+        extra["transpositions"] = int(transpositions)
         moves = [int(m) for m in path] if status == _ida_mod.FOUND else None
     out = []
     if moves is not None:

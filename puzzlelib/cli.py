@@ -90,6 +90,9 @@ def _parser():
     bs.add_argument("--pdb", help="pattern database(s) for astar/idastar, e.g. 36-0-0-f or "
                                   "30-0-3-f,30-3-0-f (the maximum is used)")
     bs.add_argument("--max-states", type=int, default=None, help="cap on stored states")
+    bs.add_argument("--transpositions", type=int, default=None,
+                    help="idastar: most positions its transposition table records in a pass "
+                         "(0: plain IDA*, no table)")
     bp.add_argument("--name", required=True, help="ONES-H-V-MAP, map f, l, c or b")
     return p
 
@@ -174,6 +177,8 @@ def _blocks(args):
     progress = True if args.progress else None
     if args.blocks_command == "solve":
         kw = {} if args.max_states is None else {"max_states": args.max_states}
+        if args.transpositions is not None:
+            kw["transpositions"] = args.transpositions
         return block_solve(board, goal=args.goal, metric=args.metric, method=args.method,
                            pdb=args.pdb, progress=progress, **kw), _print_block_solution
     if args.blocks_command == "layers":

@@ -10,7 +10,13 @@ import pytest
 from numba import njit
 
 from puzzlelib import blockpdb
-from puzzlelib.blocks import CLASSIC, block_layers, block_pdb, block_solve
+from puzzlelib.blocks import (
+    CLASSIC,
+    DEFAULT_TRANSPOSITIONS,
+    block_layers,
+    block_pdb,
+    block_solve,
+)
 from puzzlelib.domain import ILLEGAL
 from puzzlelib.domains.blocks import (
     FRONTIER,
@@ -432,15 +438,71 @@ def test_astar_agrees_with_bfs(metric):
 
 @pytest.mark.parametrize("metric", METRICS)
 def test_idastar_agrees_with_bfs_near_the_goal(metric):
-    # IDA* has no duplicate detection: on the whole classic (90 moves) its passes grow about
-    # sevenfold per bound, so it is checked on starts 10 moves from the goal
+    # plain IDA* (no transposition table) has no duplicate detection: on the whole classic (90
+    # moves) its passes grow about sevenfold per bound, so it is checked on starts 10 moves from
+    # the goal, with and without the table (and with one too small for a pass: what it
+    # cannot record is searched as plain IDA* would)
     near = block_solve(CLASSIC, metric=metric, method="bfs").boards()[-11]
     bfs = block_solve(near, goal="3,1", metric=metric, method="bfs")
-    ida = block_solve(near, goal="3,1", metric=metric, method="idastar", pdb="4-1-4-f,12-1-0-f",
-                      pdb_cache=False)
-    plain = block_solve(near, goal="3,1", metric=metric, method="idastar")  # h = 0
-    assert ida.length == bfs.length == plain.length <= 10
-    assert ida.nodes < plain.nodes
+    for table in (0, 10, DEFAULT_TRANSPOSITIONS):
+        ida = block_solve(near, goal="3,1", metric=metric, method="idastar",
+                          pdb="4-1-4-f,12-1-0-f", pdb_cache=False, transpositions=table)
+        assert ida.length == bfs.length <= 10
+        if table != 10:
+            plain = block_solve(near, goal="3,1", metric=metric, method="idastar",
+                                transpositions=table)  # h = 0
+            assert ida.length == plain.length and ida.nodes < plain.nodes
+
+
+@pytest.mark.parametrize("metric, pdb", [(m, "4-1-4-f") for m in METRICS] + [("straight", None)])
+def test_idastar_with_transpositions_solves_the_classic_optimally(metric, pdb):
+    # with a transposition table IDA* solves the whole classic (81 to 116 moves), even with
+    # no heuristic at all (then it is iterative deepening that never searches one position
+    # twice in a pass), and finds BFS's length; also when the table starts small, fills and
+    # is replaced by a bigger one pass after pass
+    import puzzlelib.search.idastar as ida_mod
+
+    bfs = block_solve(CLASSIC, metric=metric, method="bfs")
+    sol = block_solve(CLASSIC, metric=metric, method="idastar", pdb=pdb, pdb_cache=False)
+    assert sol.length == bfs.length and sol.extra["transpositions"] == DEFAULT_TRANSPOSITIONS
+    assert len(sol.boards()) == bfs.length + 1  # replayed move by move to a goal position
+    if pdb is not None:
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(ida_mod, "FIRST_TRANSPOSITIONS", 64)  # grown pass after pass
+            grown = block_solve(CLASSIC, metric=metric, method="idastar", pdb=pdb)
+        assert grown.length == bfs.length
+
+
+def test_seen_before_prunes_only_no_shallower_repeats_in_the_same_pass():
+    from puzzlelib.search.idastar import _seen_before, new_transpositions
+
+    tt = new_transpositions(3, 4)
+    a, b = np.array([1, 2, 3], dtype=np.uint8), np.array([3, 2, 1], dtype=np.uint8)
+    tt[4][1] = 1  # pass 1
+    assert not _seen_before(tt, a, 5)  # recorded at depth 5
+    assert _seen_before(tt, a, 5) and _seen_before(tt, a, 7)  # as deep or deeper: skip
+    assert not _seen_before(tt, a, 4)  # shallower: search it, and record depth 4
+    assert _seen_before(tt, a, 4) and not _seen_before(tt, b, 9)
+    tt[4][1] = 2  # the next pass: nothing recorded before prunes
+    assert not _seen_before(tt, a, 6) and _seen_before(tt, a, 6)
+    assert int(tt[4][0]) == 2  # two positions stored
+    full = new_transpositions(3, 1)
+    full[4][1] = 1
+    assert not _seen_before(full, a, 1) and not _seen_before(full, b, 1)
+    assert not _seen_before(full, b, 1)  # no room: b is never recorded, never skipped
+
+
+def test_transposition_table_errors():
+    from puzzlelib.search.idastar import iterative_deepening
+
+    with pytest.raises(PuzzleError, match="transpositions must be a whole number"):
+        block_solve(CLASSIC, method="idastar", transpositions=-1)
+    puz = BlockPuzzle(CLASSIC, metric="straight")
+    with pytest.raises(ValueError, match="needs candidate moves"):
+        iterative_deepening(puz.encode(), FNS, puz.params, 0, True, 10, ffns=FRONTIER,
+                            transpositions=100)
+    with pytest.raises(ValueError, match="needs candidate moves"):
+        iterative_deepening(puz.encode(), FNS, puz.params, 0, False, 10, transpositions=100)
 
 
 @pytest.mark.parametrize("metric", METRICS)
@@ -571,6 +633,10 @@ def test_cli_solve_layers_pdb(tmp_path, capsys):
     assert json.loads(out)["length"] == 90
     rc, out = _main(capsys, "solve", "--board", str(f))  # text output
     assert rc == 0 and out.startswith("bfs (straight metric): 90 moves")
+    rc, out = _main(capsys, "solve", "--board", str(f), "--method", "idastar", "--pdb",
+                    "4-1-4-f", "--transpositions", "5000", "--json")
+    d = json.loads(out)
+    assert rc == 0 and d["length"] == 90 and d["transpositions"] == 5000
 
 
 @pytest.mark.parametrize("args, stdin, words", [
@@ -578,6 +644,8 @@ def test_cli_solve_layers_pdb(tmp_path, capsys):
     (("solve", "--board", "/nonexistent/board.txt"), "", "cannot read board file"),
     (("pdb", "--board", "-", "--name", "1-2-3"), CLASSIC, "ONES-H-V-MAP"),
     (("solve", "--board", "-", "--goal", "9,9"), CLASSIC, "off the"),
+    (("solve", "--board", "-", "--method", "idastar", "--transpositions", "-5"), CLASSIC,
+     "transpositions must be"),
 ])
 def test_cli_bad_input_is_one_line(args, stdin, words):
     r = _cli(*args, stdin=stdin)

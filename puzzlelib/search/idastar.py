@@ -11,6 +11,14 @@ number of ``params.bound_step`` steps: on sliding-tile boards every solution has
 blank's distance, so the bound starts with that parity and steps by 2 (document 000). Rounding
 keeps the parity even when a heuristic's values do not have it (with indistinguishable tiles the
 distance to the nearest home does not).
+
+On puzzles where many move orders reach one position (block puzzles: pieces of one shape are
+alike, and moves of distant pieces commute) the tree is far bigger than the space. A
+*transposition table* (:func:`new_transpositions`, for the candidate-move loop) then records
+each position a pass enters with its depth, and a pass that reaches a position again no less
+deep skips it: its subtree, searched with at least as much room under the bound, held no
+solution. The first solution is still optimal (counting all of them needs every path, so the
+table is for single solutions only).
 """
 
 import numpy as np
@@ -18,6 +26,7 @@ from numba import njit, prange
 
 from .._numba_cache import kernel
 from ..domain import ILLEGAL
+from .statetable import find_hashed, hash_state, new_table, put
 from .workshare import new_counter, take, workers
 
 #: ``status`` values returned by the kernel.
@@ -52,7 +61,7 @@ HAND_OVER_NODES = 1 << 20
 
 @kernel
 def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, ffns=None,
-                 cfns=None):
+                 cfns=None, tt=None):
     """One depth-first pass below ``bound`` from a state ``g0`` moves deep, reached by move
     ``last`` (-1 at the root). ``state`` is restored on return.
 
@@ -62,6 +71,8 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
     pattern databases) see :func:`_dfs_bounded_candidates`; with its
     :class:`~puzzlelib.domain.CursorFns` (sliding tiles), :func:`_dfs_bounded_cursor`.
 
+    ``tt``: a transposition table (:func:`new_transpositions`; with ``ffns`` only).
+
     Returns (solutions found, nodes generated, smallest f over the bound, first solution length
     counted from this state). The first solution's moves are left in ``path``.
     """
@@ -70,7 +81,7 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
                                    node_budget, cfns)
     if ffns is not None:
         return _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
-                                       node_budget, ffns)
+                                       node_budget, ffns, tt)
     n_moves = p.n_moves
     bound -= g0  # from here on, depths count from this state
     max_depth = bound
@@ -140,13 +151,20 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
 
 @kernel
 def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path, node_budget,
-                            ffns):
+                            ffns, tt=None):
     """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.domain.FrontierFns`: each
     state's candidate moves are listed once when it is entered, and a child is made on a copy
     of its parent (one row per depth) instead of in place, so nothing is ever undone. Undoing a
     block-puzzle move would look the pattern databases up again; a copy is a few dozen bytes.
-    Same results as :func:`_dfs_bounded`; the children are tried in the candidates' order."""
+    Same results as :func:`_dfs_bounded`; the children are tried in the candidates' order.
+
+    With a transposition table ``tt`` (one call is one pass: the table's pass number is
+    advanced), a child this pass has entered before at no greater depth is not entered again
+    (see :func:`_seen_before`); the first solution found is still a shortest one."""
     L = p.state_len
+    if tt is not None:
+        tt[4][1] += 1  # a new pass: what earlier passes recorded no longer prunes
+        _seen_before(tt, state, g0)
     bound -= g0
     max_depth = bound
     if bound == 0:
@@ -206,11 +224,55 @@ def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
             continue
         if node_budget > 0 and nodes >= node_budget:
             return solutions, -nodes, over, first_len
+        if tt is not None and not count_all and _seen_before(tt, child, g + g0):
+            continue  # entered before in this pass, no deeper: nothing new below it
         depth += 1
         next_i[depth] = 0
         hs[depth] = h
         n_cand[depth] = ffns.candidates(rows[depth], p, cand[depth])
     return solutions, nodes, over, first_len
+
+
+#: Rows a transposition table starts with; :func:`iterative_deepening` gives the next pass one
+#: four times bigger whenever a pass fills it, up to the number of positions asked for.
+FIRST_TRANSPOSITIONS = 1 << 16
+
+
+@njit(cache=True)
+def new_transpositions(state_len, rows):
+    """An empty transposition table with room for ``rows`` positions (it never grows during a
+    pass: once full, new positions are searched without being recorded). A tuple: hash set
+    (slots, pool of states), each position's depth and pass, and ``info`` = [positions
+    stored, current pass]."""
+    slots, pool = new_table(state_len, rows)
+    depths = np.empty(rows, dtype=np.int32)
+    passes = np.empty(rows, dtype=np.int32)
+    info = np.zeros(2, dtype=np.int64)
+    return slots, pool, depths, passes, info
+
+
+@njit(cache=True)
+def _seen_before(tt, state, g):
+    """Whether the current pass has entered ``state`` before at depth ``g`` or less. If not,
+    it is recorded at ``g`` (when the table has room). A position entered again no less deep
+    needs no second search: the first one had at least as much room under the bound, and a
+    pass stops at its first solution, so that search found none."""
+    slots, pool, depths, passes, info = tt
+    h = hash_state(state)
+    idx = find_hashed(slots, pool, state, h)
+    if idx >= 0:
+        if passes[idx] == info[1] and depths[idx] <= g:
+            return True
+        passes[idx] = info[1]
+        depths[idx] = g
+        return False
+    n = info[0]
+    if n < pool.shape[0]:
+        put(slots, pool, n, state, h)
+        depths[n] = g
+        passes[n] = info[1]
+        info[0] = n + 1
+    return False
 
 
 @kernel
@@ -433,7 +495,7 @@ MORE = 3
 
 @kernel
 def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
-                   split_after, split_min_bound, max_passes, ffns=None, cfns=None):
+                   split_after, split_min_bound, max_passes, ffns=None, cfns=None, tt=None):
     """Depth-first passes from ``bound`` on, all in one call, until a solution, the space
     exhausted, ``max_bound`` passed or ``node_limit`` nodes (``0``: none; ``nodes`` were counted
     before). Stops with status :data:`MORE` after ``max_passes`` passes, or after a pass of at
@@ -449,7 +511,7 @@ def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_li
     while bound <= max_bound:
         budget = node_limit - nodes if node_limit > 0 else 0
         sols, n, over, length = _dfs_bounded(state, h0, 0, -1, bound, fns, p, count_all, path,
-                                             budget, ffns, cfns)
+                                             budget, ffns, cfns, tt)
         passes += 1
         done = bound
         if n < 0:
@@ -467,7 +529,8 @@ def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_li
 
 
 def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
-                        parallel=False, progress=None, ffns=None, cfns=None, resume=None):
+                        parallel=False, progress=None, ffns=None, cfns=None, resume=None,
+                        transpositions=0):
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
     (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
     whole steps. ``parallel``: share each pass's subtrees among numba's threads (ignored with a
@@ -478,12 +541,22 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     :class:`~puzzlelib.domain.CursorFns`, if it has them (a tighter loop, same results).
     ``resume``: ``(nodes, last pass's nodes)`` of passes already made below ``bound0`` (by
     :func:`_deepen_batch`, which hands a search over when its passes grow big), counted in.
+    ``transpositions``: with ``ffns``, record up to this many positions per pass in a
+    transposition table (see the module's notes; 0: none). The table starts small
+    (:data:`FIRST_TRANSPOSITIONS`) and each pass that fills it gives the next a bigger one; the
+    passes then run one per call.
 
     The passes on one thread run in one call of :func:`_deepen_passes` when nobody watches
     (each call of a kernel costs some 30 us of typing its arguments: a fifth of the 8-puzzle's
     IDA* passes below its last one).
 
     Returns (status, length, solutions, nodes, path, iterations, first bound)."""
+    tt = None
+    if transpositions:
+        if ffns is None or count_all:
+            raise ValueError("a transposition table needs candidate moves (ffns) and one "
+                             "solution (it would lose the count of all of them)")
+        tt = new_transpositions(p.state_len, min(FIRST_TRANSPOSITIONS, int(transpositions)))
     state = start.copy()
     h0 = int(fns.heuristic(state, p))
     step = int(p.bound_step)
@@ -515,8 +588,11 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
         status, sols, nodes, length, done, bound, last, passes = _deepen_passes(
             state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
             SPLIT_MIN_NODES if can_split else -1, SPLIT_MIN_BOUND,
-            1 if progress is not None else max_bound + 1, ffns, cfns,
+            1 if progress is not None or tt is not None else max_bound + 1, ffns, cfns, tt,
         )
+        if tt is not None and tt[4][0] == tt[1].shape[0] < transpositions:
+            rows = min(4 * tt[1].shape[0], int(transpositions))  # the last pass filled it
+            tt = new_transpositions(p.state_len, rows)
         nodes, last, bound = int(nodes), int(last), int(bound)
         iterations += int(passes)
         if status == NODE_LIMIT:  # (a pass cut short is not reported)
