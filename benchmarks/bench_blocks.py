@@ -9,8 +9,9 @@ instances; medians of repeated runs, compile time apart, all in one run.
 ``--start`` instead times BFS, and A* with the 36-0-0-f (6x7) or 50-0-0-f (7x8) PDB, on the
 designed start in ``data/blocks`` (BFS on the 6x7 start holds hundreds of millions of positions:
 several GiB and many minutes; progress is printed per layer). ``--tables`` builds each named
-PDB for that start (no cache, so the build is timed) and times A* with it: document 004's
-Tables 2 and 3 on our starts.
+PDB for that start (no cache, so the build is timed) and times A* and IDA* (with its
+transposition table) with it: document 004's Tables 2 and 3 on our starts. An IDA* run that
+passes ``--ida-seconds`` is stopped after its pass and recorded as such.
 """
 
 import argparse
@@ -85,7 +86,31 @@ def _astar_row(size, pdb, ast):
             ast.extra["memory_bytes"], "finished"]
 
 
-def tables(size, names, csv_path):
+class _OutOfTime(Exception):
+    pass
+
+
+def _timed_idastar(text, goal, pdb, seconds, length):
+    """IDA* with ``pdb``, stopped after the first pass that ends past ``seconds`` unless that
+    pass's bound is ``length`` (the optimal length: that pass found the solution): (finished,
+    seconds, nodes, last bound)."""
+    t0 = time.perf_counter()
+    seen = [0, 0]
+
+    def check(bound, n, total):
+        seen[:] = [bound, total]
+        if time.perf_counter() - t0 > seconds and bound < length:
+            raise _OutOfTime
+
+    try:
+        sol = block_solve(text, goal=goal, method="idastar", pdb=pdb, progress=check)
+    except _OutOfTime:
+        return False, time.perf_counter() - t0, seen[1], seen[0]
+    assert sol.length == length  # both optimal
+    return True, sol.seconds, sol.nodes, sol.length
+
+
+def tables(size, names, csv_path, ida_seconds):
     name, goal, _ = STARTS[size]
     text = (DATA / name).read_text()
     out = []
@@ -100,11 +125,15 @@ def tables(size, names, csv_path):
         sol = block_solve(text, goal=goal, method="astar", pdb=pdb)  # the PDB now in memory
         print(f"  A*: {sol.length} moves, {sol.seconds:.2f} s, {sol.nodes:,} expanded, "
               f"h(start) {sol.extra['initial_h']}", flush=True)
+        done, ida_s, ida_nodes, bound = _timed_idastar(text, goal, pdb, ida_seconds, sol.length)
+        note = "finished" if done else f"stopped after the pass at bound {bound}"
+        print(f"  IDA*: {note}, {ida_s:.2f} s, {ida_nodes:,} nodes", flush=True)
         out.append([f"{size} start", pdb, db.patterns, db.states, db.build_seconds, sol.length,
-                    sol.seconds, sol.nodes, sol.extra["initial_h"]])
+                    sol.seconds, sol.nodes, sol.extra["initial_h"], ida_s, ida_nodes, note])
     if csv_path:
         write_csv(csv_path, ["instance", "pdb", "patterns", "relaxed_positions", "build_s",
-                             "length", "astar_s", "astar_expanded", "h_start"], out)
+                             "length", "astar_s", "astar_expanded", "h_start", "ida_s",
+                             "ida_nodes", "ida_note"], out)
     return 0
 
 
@@ -112,18 +141,21 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="python -m benchmarks blocks")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--random", type=int, default=10, help="random 6x7 instances (BFS and A*)")
-    ap.add_argument("--ida-max", type=int, default=25,
+    ap.add_argument("--ida-max", type=int, default=100,
                     help="IDA* too on the random instances of at most this many moves")
     ap.add_argument("--csv")
     ap.add_argument("--start", choices=sorted(STARTS), help="BFS and A* on a designed start")
     ap.add_argument("--tables", choices=sorted(STARTS), help="PDB builds and A* on a start")
     ap.add_argument("--pdbs", default="", help="PDB names for --tables, joined by commas")
+    ap.add_argument("--ida-seconds", type=float, default=300,
+                    help="--tables: stop IDA* after the first pass that ends past this")
     args = ap.parse_args(argv)
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores")
     if args.start:
         return designed_start(args.start, args.csv)
     if args.tables:
-        return tables(args.tables, [t for t in args.pdbs.split(",") if t], args.csv)
+        return tables(args.tables, [t for t in args.pdbs.split(",") if t], args.csv,
+                      args.ida_seconds)
     rows = []
     t0 = time.perf_counter()
     first = block_layers(CLASSIC, metric="unit")
