@@ -245,8 +245,16 @@ def block_pdb(board, name, goal=None, metric="straight", progress=None, cache=Tr
     return _bpdb.block_pdb(puz, name, progress=_progress(progress, f"PDB {name}"), cache=cache)
 
 
+def block_pdbs(board, names, goal=None, metric="straight", progress=None, cache=True):
+    """The pattern databases ``names`` for ``board`` (a list, in that order), like
+    :func:`block_pdb`; those to be built that relax the board alike, such as ``16-10-0-l``,
+    ``16-10-0-c`` and ``16-10-0-b``, are built by one search, mapped three ways."""
+    puz = BlockPuzzle(board, metric=metric, goal=goal)
+    return _bpdb.block_pdbs(puz, list(names), progress=_progress(progress, "PDBs"), cache=cache)
+
+
 __all__ = ["CLASSIC", "METHODS", "BlockLayers", "BlockSolution", "block_layers", "block_pdb",
-           "block_solve", "random_instances", "random_walk_starts"]
+           "block_pdbs", "block_solve", "random_instances", "random_walk_starts"]
 
 
 def random_walk_starts(board, n, walk, goal=None, metric="straight", seed=0, rng=None):

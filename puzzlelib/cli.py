@@ -10,7 +10,7 @@ import json
 import sys
 
 from .blocks import METHODS as BLOCK_METHODS
-from .blocks import block_layers, block_pdb, block_solve
+from .blocks import block_layers, block_pdbs, block_solve
 from .api import METHODS, ROTATION_MAX_OPS, ROTATION_METHODS, layers, rotation, solve
 from .domains.rotation import parse_contest_input
 from .domains.sliding import HEURISTICS
@@ -93,7 +93,10 @@ def _parser():
     bs.add_argument("--transpositions", type=int, default=None,
                     help="idastar: most positions its transposition table records in a pass "
                          "(0: plain IDA*, no table)")
-    bp.add_argument("--name", required=True, help="ONES-H-V-MAP, map f, l, c or b")
+    bp.add_argument("--name", required=True,
+                    help="ONES-H-V-MAP, map f, l, c or b; several, comma-separated (e.g. "
+                         "16-10-0-l,16-10-0-c,16-10-0-b): those relaxing the board alike are "
+                         "built by one search, and --json prints {\"pdbs\": [...]}")
     return p
 
 
@@ -139,14 +142,19 @@ def _read_board(path):
 
 
 class _PdbResult:
-    def __init__(self, db):
-        self.db = db
+    def __init__(self, dbs):
+        self.dbs = dbs
 
-    def to_dict(self):
-        db = self.db
+    @staticmethod
+    def _one(db):
         return {"name": db.name, "patterns": db.patterns, "seconds": db.build_seconds,
                 "states": db.states, "max_value": db.max_value, "source": db.source,
                 "metric": db.metric, "goal": list(db.goal)}
+
+    def to_dict(self):
+        if len(self.dbs) == 1:
+            return self._one(self.dbs[0])
+        return {"pdbs": [self._one(db) for db in self.dbs]}
 
 
 def _print_block_solution(sol):
@@ -167,9 +175,9 @@ def _print_block_layers(lay):
 
 
 def _print_pdb(res):
-    db = res.db
-    print(f"PDB {db.name}: {db.patterns:,} patterns from {db.states:,} relaxed positions, "
-          f"largest value {db.max_value}, built in {db.build_seconds:.2f} s ({db.source})")
+    for db in res.dbs:
+        print(f"PDB {db.name}: {db.patterns:,} patterns from {db.states:,} relaxed positions, "
+              f"largest value {db.max_value}, built in {db.build_seconds:.2f} s ({db.source})")
 
 
 def _blocks(args):
@@ -183,8 +191,11 @@ def _blocks(args):
                            pdb=args.pdb, progress=progress, **kw), _print_block_solution
     if args.blocks_command == "layers":
         return block_layers(board, metric=args.metric, progress=progress), _print_block_layers
-    db = block_pdb(board, args.name, goal=args.goal, metric=args.metric, progress=progress)
-    return _PdbResult(db), _print_pdb
+    names = [nm.strip() for nm in args.name.split(",") if nm.strip()]
+    if not names:
+        raise PuzzleError("--name gives no PDB name")
+    dbs = block_pdbs(board, names, goal=args.goal, metric=args.metric, progress=progress)
+    return _PdbResult(dbs), _print_pdb
 
 
 def main(argv=None):

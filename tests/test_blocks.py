@@ -15,6 +15,7 @@ from puzzlelib.blocks import (
     DEFAULT_TRANSPOSITIONS,
     block_layers,
     block_pdb,
+    block_pdbs,
     block_solve,
 )
 from puzzlelib.domain import ILLEGAL
@@ -27,6 +28,7 @@ from puzzlelib.domains.blocks import (
     code_tables,
     key_bits,
     parse_board,
+    pieces_of,
     prefix_lengths,
 )
 from puzzlelib.errors import PuzzleError, SearchLimitError
@@ -572,6 +574,66 @@ def test_partial_keep_takes_the_greatest_over_choices():
     assert differ > 0  # the choices do not all agree: the greatest is a stronger bound
 
 
+def _as_dict(db):
+    return {row.tobytes(): int(v) for row, v in zip(db.pool, db.values)}
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_sorted_and_hash_searches_build_the_same_pdbs(metric):
+    puz = BlockPuzzle(CLASSIC, metric=metric)
+    names = ["8-1-2-l", "8-1-2-c", "8-1-2-b", "8-1-2-f"]
+    by_sorted = blockpdb.build_many(puz, names, search="sorted")
+    by_hash = blockpdb.build_many(puz, names, search="hash")
+    for a, b in zip(by_sorted, by_hash):
+        assert a.name == b.name and a.states == b.states
+        assert _as_dict(a) == _as_dict(b)
+    alone = blockpdb.build(puz, "8-1-2-c")  # one map alone: the same as in company
+    assert _as_dict(alone) == _as_dict(by_sorted[1])
+    assert len({db.states for db in by_sorted}) == 1
+
+
+def test_goal_keys_are_the_goal_states_packed():
+    puz = BlockPuzzle(CLASSIC, metric="straight")
+    rel = BlockPuzzle(blockpdb.relaxed_pieces(pieces_of(puz.start_cells, 4), 0, 4),
+                      metric="straight", goal=(3, 1), rows=5, cols=4, relax=True)
+    base = np.full(20, blockpdb.FREE, dtype=np.uint8)
+    for x, code in ((13, 6), (14, 7), (17, 8), (18, 9)):
+        base[x] = code
+    left = np.array([2, 6, 0, 4, 0], dtype=np.int64)
+    states = blockpdb.arrangements(base, 5, 4, left)
+    keys = blockpdb.arrangement_keys(base, 5, 4, left, rel.params.code_enc, rel.params.key_len)
+    assert len(keys) == len(states) > 100
+    for s, k in zip(states, keys):
+        assert rel.key(s).tobytes() == int(k).to_bytes(8, "little")[: rel.params.key_len]
+
+
+def test_build_many_refuses_mixed_relaxations_and_repeated_maps():
+    puz = BlockPuzzle(CLASSIC, metric="straight")
+    with pytest.raises(PuzzleError, match="relax the board differently"):
+        blockpdb.build_many(puz, ["8-1-2-l", "10-1-1-l"])
+    with pytest.raises(PuzzleError, match="repeat a map"):
+        blockpdb.build_many(puz, ["8-1-2-l", "8-1-2-l"])
+    with pytest.raises(PuzzleError, match="no PDB names"):
+        blockpdb.build_many(puz, [])
+    with pytest.raises(ValueError, match="search must be"):
+        blockpdb.build_many(puz, ["8-1-2-l"], search="quick")
+
+
+def test_block_pdbs_builds_a_relaxation_once_and_caches_each(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLELIB_CACHE", str(tmp_path))
+    blockpdb._MEMORY.clear()
+    dbs = block_pdbs(CLASSIC, ["8-1-2-b", "12-1-0-f", "8-1-2-l"])
+    assert [db.name for db in dbs] == ["8-1-2-b", "12-1-0-f", "8-1-2-l"]
+    assert all(db.source == "built" for db in dbs)
+    assert dbs[0].build_seconds == dbs[2].build_seconds != dbs[1].build_seconds  # one search
+    assert len(list((tmp_path / "pdb" / "blocks").glob("*.pdb"))) == 3
+    blockpdb._MEMORY.clear()
+    again = block_pdbs(CLASSIC, ["8-1-2-l", "8-1-2-b"])
+    assert [db.source for db in again] == ["cache", "cache"]
+    assert _as_dict(again[0]) == _as_dict(dbs[2])
+    blockpdb._MEMORY.clear()
+
+
 def test_pdb_cache_round_trip_and_corruption(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLELIB_CACHE", str(tmp_path))
     blockpdb._MEMORY.clear()
@@ -628,6 +690,10 @@ def test_cli_solve_layers_pdb(tmp_path, capsys):
     rc, out = _main(capsys, "pdb", "--board", str(f), "--name", "14-0-0-f", "--json")
     d = json.loads(out)
     assert d["patterns"] == 1440 and "seconds" in d
+    rc, out = _main(capsys, "pdb", "--board", str(f), "--name", "8-1-2-l,8-1-2-b", "--json")
+    d = json.loads(out)
+    assert rc == 0 and [x["name"] for x in d["pdbs"]] == ["8-1-2-l", "8-1-2-b"]
+    assert d["pdbs"][0]["states"] == d["pdbs"][1]["states"] and d["pdbs"][1]["patterns"] == 3380
     rc, out = _main(capsys, "solve", "--board", str(f), "--method", "astar", "--pdb", "12-1-0-f",
                     "--json")
     assert json.loads(out)["length"] == 90
