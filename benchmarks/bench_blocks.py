@@ -4,14 +4,17 @@ instances; medians of repeated runs, compile time apart, all in one run.
 
     python -m benchmarks blocks [--repeat 7] [--random 10] [--csv FILE]
     python -m benchmarks blocks --start 6x7 [--csv FILE]
-    python -m benchmarks blocks --tables 6x7 --pdbs 36-0-0-f,30-0-3-f [--csv FILE]
+    python -m benchmarks blocks --tables 6x7 --pdbs 36-0-0-f,30-0-3-f [--cached] [--csv FILE]
 
 ``--start`` instead times BFS, and A* with the 36-0-0-f (6x7) or 50-0-0-f (7x8) PDB, on the
 designed start in ``data/blocks`` (BFS on the 6x7 start holds hundreds of millions of positions:
-several GiB and many minutes; progress is printed per layer). ``--tables`` builds each named
-PDB for that start (no cache, so the build is timed) and times A* and IDA* (with its
-transposition table) with it: document 004's Tables 2 and 3 on our starts. An IDA* run that
-passes ``--ida-seconds`` is stopped after its pass and recorded as such.
+several GiB and many minutes; progress is printed per layer). ``--tables`` builds the named
+PDBs for that start (no cache, so the build is timed; PDBs that differ only in their map, such
+as 42-4-0-l, -c and -b, are built by one search, whose time each of them records) and times A*
+and IDA* (with its transposition table) with each: document 004's Tables 2 and 3 on our
+starts. ``--cached`` takes PDBs from the cache where they are, recording the build time their
+file holds (for PDBs that take hours, built once by ``python -m puzzlelib blocks pdb``). An
+IDA* run that passes ``--ida-seconds`` is stopped after its pass and recorded as such.
 """
 
 import argparse
@@ -22,7 +25,7 @@ import statistics
 import time
 from pathlib import Path
 
-from puzzlelib.blocks import CLASSIC, block_layers, block_pdb, block_solve
+from puzzlelib.blocks import CLASSIC, block_layers, block_pdb, block_pdbs, block_solve
 from puzzlelib.domains.blocks import FNS, FRONTIER, BlockPuzzle
 from puzzlelib.search.frontier import frontier_bfs
 
@@ -110,7 +113,7 @@ def _timed_idastar(text, goal, pdb, seconds, length):
     return True, sol.seconds, sol.nodes, sol.length
 
 
-def tables(size, names, csv_path, ida_seconds):
+def tables(size, names, csv_path, ida_seconds, cached=False):
     name, goal, _ = STARTS[size]
     text = (DATA / name).read_text()
     out = []
@@ -118,10 +121,13 @@ def tables(size, names, csv_path, ida_seconds):
     block_pdb(CLASSIC, "14-0-0-f", cache=False)  # compile the build's kernels: not timed below
     block_solve(CLASSIC, method="astar", pdb="14-0-0-f")
     print(f"compile (PDB build, A*): {time.perf_counter() - t0:.1f} s", flush=True)
-    for pdb in names:
-        db = block_pdb(text, pdb, goal=goal, cache=False, progress=True)
+    dbs = block_pdbs(text, names, goal=goal, cache=cached, progress=True)
+    together = {}
+    for db in dbs:  # built by one search: the same relaxation and build
+        together.setdefault((db.keep_h, db.keep_v, db.build_seconds), []).append(db.name)
+    for pdb, db in zip(names, dbs):
         print(f"{size} {pdb}: {db.patterns:,} patterns from {db.states:,} relaxed positions, "
-              f"built in {db.build_seconds:.1f} s", flush=True)
+              f"built in {db.build_seconds:.1f} s ({db.source})", flush=True)
         sol = block_solve(text, goal=goal, method="astar", pdb=pdb)  # the PDB now in memory
         print(f"  A*: {sol.length} moves, {sol.seconds:.2f} s, {sol.nodes:,} expanded, "
               f"h(start) {sol.extra['initial_h']}", flush=True)
@@ -129,11 +135,12 @@ def tables(size, names, csv_path, ida_seconds):
         note = "finished" if done else f"stopped after the pass at bound {bound}"
         print(f"  IDA*: {note}, {ida_s:.2f} s, {ida_nodes:,} nodes", flush=True)
         out.append([f"{size} start", pdb, db.patterns, db.states, db.build_seconds, sol.length,
-                    sol.seconds, sol.nodes, sol.extra["initial_h"], ida_s, ida_nodes, note])
+                    sol.seconds, sol.nodes, sol.extra["initial_h"], ida_s, ida_nodes, note,
+                    db.source, "+".join(together[(db.keep_h, db.keep_v, db.build_seconds)])])
     if csv_path:
         write_csv(csv_path, ["instance", "pdb", "patterns", "relaxed_positions", "build_s",
                              "length", "astar_s", "astar_expanded", "h_start", "ida_s",
-                             "ida_nodes", "ida_note"], out)
+                             "ida_nodes", "ida_note", "pdb_source", "built_together"], out)
     return 0
 
 
@@ -147,6 +154,9 @@ def main(argv):
     ap.add_argument("--start", choices=sorted(STARTS), help="BFS and A* on a designed start")
     ap.add_argument("--tables", choices=sorted(STARTS), help="PDB builds and A* on a start")
     ap.add_argument("--pdbs", default="", help="PDB names for --tables, joined by commas")
+    ap.add_argument("--cached", action="store_true",
+                    help="--tables: take PDBs from the cache where they are (build time from "
+                         "their file)")
     ap.add_argument("--ida-seconds", type=float, default=300,
                     help="--tables: stop IDA* after the first pass that ends past this")
     args = ap.parse_args(argv)
@@ -155,7 +165,7 @@ def main(argv):
         return designed_start(args.start, args.csv)
     if args.tables:
         return tables(args.tables, [t for t in args.pdbs.split(",") if t], args.csv,
-                      args.ida_seconds)
+                      args.ida_seconds, cached=args.cached)
     rows = []
     t0 = time.perf_counter()
     first = block_layers(CLASSIC, metric="unit")
