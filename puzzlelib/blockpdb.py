@@ -28,6 +28,8 @@ corrupt.
 """
 
 import hashlib
+import json
+import os
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -351,14 +353,21 @@ def build(puz, name, progress=None):
     return build_many(puz, [name], progress=progress)[0]
 
 
-def build_many(puz, names, progress=None, search=None):
+def build_many(puz, names, progress=None, search=None, checkpoint=None,
+               checkpoint_seconds=None):
     """Build the PDBs ``names`` (one relaxation, different maps: ``16-10-0-l``, ``16-10-0-c``,
     ``16-10-0-b``) from one backward search: each layer's positions are mapped once per map.
 
     A relaxed position whose key fits in 64 bits (every board of the documents) is searched
     with sorted arrays (:mod:`puzzlelib.search.sortedfrontier`: 8 bytes a position, threads
     sharing the work), else with hash sets (:mod:`puzzlelib.search.frontier`). ``search``:
-    ``"sorted"`` or ``"hash"`` to choose (the tests compare them), None for that default."""
+    ``"sorted"`` or ``"hash"`` to choose (the tests compare them), None for that default.
+
+    ``checkpoint``: a file where the sorted-array search saves its state (the last two layers
+    and the images so far) every ``checkpoint_seconds`` (default
+    :data:`CHECKPOINT_SECONDS`), and which a later call with the same file resumes from; it is
+    deleted once the build is done. A file for other PDBs, truncated or corrupt is ignored
+    (with a warning): the build starts afresh and replaces it."""
     parsed = [parse_name(nm, puz.counts) for nm in names]
     if not parsed:
         raise PuzzleError("no PDB names given")
@@ -414,11 +423,34 @@ def build_many(puz, names, progress=None, search=None):
         else:
             list(threads.map(lambda box: record(box, depth, keys), boxes))
 
+    every = CHECKPOINT_SECONDS if checkpoint_seconds is None else checkpoint_seconds
+    before = 0.0  # seconds spent by the runs this one resumes
+    last_save = [time.perf_counter()]
+
+    def after_layer(depth, prev, cur, counts):
+        if time.perf_counter() - last_save[0] >= every:
+            _save_partial(checkpoint, names, counts, prev, cur, boxes,
+                          before + time.perf_counter() - t0)
+            last_save[0] = time.perf_counter()
+
     try:
         if search == "sorted" or (search is None and key_len <= 8):
-            goals = arrangement_keys(base, rows, cols, left, rp.code_enc, key_len)
+            resume = None
+            if checkpoint is not None:
+                got = _load_partial(checkpoint, names, [b["pool"].shape[1] for b in boxes])
+                if got is not None:
+                    counts, prev, cur, pools, values, before = got
+                    for box, rows_k, vals_k in zip(boxes, pools, values):
+                        box["slots"], box["pool"] = _table_of(rows_k)
+                        box["values"] = np.zeros(max(1024, len(vals_k)), dtype=np.uint8)
+                        box["values"][: len(vals_k)] = vals_k
+                        box["n"] = len(vals_k)
+                    resume = (counts, prev, cur)
+            goals = (arrangement_keys(base, rows, cols, left, rp.code_enc, key_len)
+                     if resume is None else None)
             res = sorted_frontier_bfs(FNS, rp, goals, ffns=FRONTIER, bits=relaxed.key_bits,
-                                      progress=progress, on_layer=on_layer)
+                                      progress=progress, on_layer=on_layer, resume=resume,
+                                      after_layer=None if checkpoint is None else after_layer)
         else:
             goals = arrangements(base, rows, cols, left)
             res = frontier_bfs(FNS, rp, goals, progress=progress, on_layer=on_layer,
@@ -426,11 +458,97 @@ def build_many(puz, names, progress=None, search=None):
     finally:
         if threads is not None:
             threads.shutdown()
-    seconds = time.perf_counter() - t0
+    seconds = before + time.perf_counter() - t0
+    if checkpoint is not None and checkpoint.exists():
+        checkpoint.unlink()
     return [BlockPDB(nm, rows, cols, puz.metric, puz.goal, kh, kv, box["cell_bytes"],
                      box["pool"][: box["n"]].copy(), box["values"][: box["n"]].copy(), res.total,
                      seconds, "built")
             for nm, box in zip(names, boxes)]
+
+
+#: Seconds between saves of a long build's state (:func:`build_many`'s ``checkpoint``).
+CHECKPOINT_SECONDS = 600
+PARTIAL_FORMAT = "puzzlelib-block-pdb-partial-1"
+
+
+def partial_path(puz, names):
+    """Where :func:`block_pdbs` keeps the saved state of an unfinished build of ``names``."""
+    ones, kh, kv, _ = parse_name(names[0], puz.counts)
+    maps = "".join(sorted(parse_name(nm, puz.counts)[3] for nm in names))
+    return cache_dir() / "blocks" / (_key(puz, f"{ones}-{kh}-{kv}-{maps}")[: -len(".v2.pdb")]
+                                     + ".partial")
+
+
+def _save_partial(path, names, counts, prev, cur, boxes, seconds):
+    """Write a build's state atomically: the header (a JSON line), then the two layers and
+    each map's images and values, with a SHA-256 over them."""
+    arrays = [prev, cur]
+    for box in boxes:
+        arrays += [box["pool"][: box["n"]], box["values"][: box["n"]]]
+    arrays = [np.ascontiguousarray(a) for a in arrays]
+    digest = hashlib.sha256()
+    for a in arrays:
+        digest.update(memoryview(a).cast("B"))
+    header = {"format": PARTIAL_FORMAT, "names": list(names), "counts": [int(c) for c in counts],
+              "seconds": seconds, "patterns": [int(box["n"]) for box in boxes],
+              "image_len": [int(box["pool"].shape[1]) for box in boxes],
+              "sha256": digest.hexdigest()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(json.dumps(header).encode() + b"\n")
+        for a in arrays:
+            f.write(memoryview(a).cast("B"))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _load_partial(path, names, image_lens):
+    """``(counts, prev, cur, pools, values, seconds)`` saved by :func:`_save_partial` for these
+    PDBs, or None (with a warning when the file is there but unusable)."""
+    if not path.exists():
+        return None
+    try:
+        with open(path, "rb") as f:
+            header = json.loads(f.readline())
+            ok = (header.get("format") == PARTIAL_FORMAT and header.get("names") == list(names)
+                  and header.get("image_len") == list(image_lens))
+            if ok:
+                counts = header["counts"]
+                n_prev = counts[-2] if len(counts) > 1 else 0
+                prev = np.fromfile(f, dtype=np.uint64, count=n_prev)
+                cur = np.fromfile(f, dtype=np.uint64, count=counts[-1])
+                pools, values = [], []
+                for k, L in zip(header["patterns"], image_lens):
+                    pools.append(np.fromfile(f, dtype=np.uint8, count=k * L).reshape(-1, L))
+                    values.append(np.fromfile(f, dtype=np.uint8, count=k))
+                arrays = [prev, cur] + [a for pv in zip(pools, values) for a in pv]
+                digest = hashlib.sha256()
+                for a in arrays:
+                    digest.update(memoryview(a).cast("B"))
+                ok = (len(prev) == n_prev and len(cur) == counts[-1]
+                      and all(len(v) == k for v, k in zip(values, header["patterns"]))
+                      and digest.hexdigest() == header.get("sha256"))
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
+        warnings.warn(f"saved PDB build {path} unreadable ({exc}); starting afresh")
+        return None
+    if not ok:
+        warnings.warn(f"saved PDB build {path} is for other PDBs, truncated or corrupt; "
+                      "starting afresh")
+        return None
+    return counts, prev, cur, pools, values, float(header["seconds"])
+
+
+@njit(cache=True)
+def _table_of(rows):
+    """A hash set holding ``rows`` (images), row ``i`` as index ``i``."""
+    n, L = rows.shape
+    slots, pool = new_table(L, max(1024, n))
+    for i in range(n):
+        slots, pool = insert_hashed(slots, pool, i, rows[i], hash_state(rows[i]))
+    return slots, pool
 
 
 def _save(path, db):
@@ -474,7 +592,9 @@ def block_pdb(puz, name, progress=None, cache=True):
 def block_pdbs(puz, names, progress=None, cache=True):
     """The PDBs ``names`` for ``puz``'s board, metric and goal, like :func:`block_pdb`; those
     to be built that relax the board alike (``16-10-0-l``, ``-c``, ``-b``) are built by one
-    search (:func:`build_many`)."""
+    search (:func:`build_many`). With ``cache``, a build saves its state beside the cache every
+    :data:`CHECKPOINT_SECONDS` (:func:`partial_path`), and a build that was stopped resumes
+    from it when asked for the same PDBs again."""
     names = [str(nm).strip() for nm in names]
     for nm in names:
         parse_name(nm, puz.counts)
@@ -493,7 +613,8 @@ def block_pdbs(puz, names, progress=None, cache=True):
         if nm not in found:
             groups.setdefault(parse_name(nm, puz.counts)[:3], []).append(nm)
     for group in groups.values():
-        for nm, db in zip(group, build_many(puz, group, progress=progress)):
+        saved = partial_path(puz, group) if cache else None
+        for nm, db in zip(group, build_many(puz, group, progress=progress, checkpoint=saved)):
             key = _key(puz, nm)
             if cache:
                 _save(cache_dir() / "blocks" / key, db)

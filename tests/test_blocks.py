@@ -634,6 +634,59 @@ def test_block_pdbs_builds_a_relaxation_once_and_caches_each(tmp_path, monkeypat
     blockpdb._MEMORY.clear()
 
 
+class _Stop(Exception):
+    pass
+
+
+def test_a_stopped_build_resumes_from_its_saved_state(tmp_path):
+    puz = BlockPuzzle(CLASSIC, metric="unit")
+    names = ["8-1-2-l", "8-1-2-b"]
+    whole = blockpdb.build_many(puz, names)
+    saved = tmp_path / "build.partial"
+
+    def stop_at_20(depth, n, total):
+        if depth == 20:
+            raise _Stop
+
+    with pytest.raises(_Stop):  # saves after every layer, stopped after layer 20
+        blockpdb.build_many(puz, names, progress=stop_at_20, checkpoint=saved,
+                            checkpoint_seconds=0)
+    assert saved.exists()
+    seen = []
+    again = blockpdb.build_many(puz, names, checkpoint=saved, checkpoint_seconds=1e9,
+                                progress=lambda d, n, t: seen.append(d))
+    assert seen[0] == 19  # went on from the last layer saved (the one before the stop)
+    assert not saved.exists()  # done: the saved state is removed
+    for a, b in zip(whole, again):
+        assert a.states == b.states and _as_dict(a) == _as_dict(b)
+
+
+def test_a_corrupt_or_foreign_saved_build_is_ignored(tmp_path):
+    puz = BlockPuzzle(CLASSIC, metric="straight")
+    saved = tmp_path / "build.partial"
+
+    def stop_at_10(depth, n, total):
+        if depth == 10:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        blockpdb.build_many(puz, ["8-1-2-l"], progress=stop_at_10, checkpoint=saved,
+                            checkpoint_seconds=0)
+    whole = blockpdb.build_many(puz, ["8-1-2-c"])
+    with pytest.warns(UserWarning, match="for other PDBs"):  # saved for 8-1-2-l, not -c
+        other = blockpdb.build_many(puz, ["8-1-2-c"], checkpoint=saved)
+    assert _as_dict(other[0]) == _as_dict(whole[0])
+    with pytest.raises(_Stop):
+        blockpdb.build_many(puz, ["8-1-2-l"], progress=stop_at_10, checkpoint=saved,
+                            checkpoint_seconds=0)
+    data = bytearray(saved.read_bytes())
+    data[-3] ^= 0xFF
+    saved.write_bytes(bytes(data))
+    with pytest.warns(UserWarning, match="corrupt"):
+        fresh = blockpdb.build_many(puz, ["8-1-2-l"], checkpoint=saved)
+    assert _as_dict(fresh[0]) == _as_dict(blockpdb.build(puz, "8-1-2-l"))
+
+
 def test_pdb_cache_round_trip_and_corruption(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLELIB_CACHE", str(tmp_path))
     blockpdb._MEMORY.clear()

@@ -286,7 +286,8 @@ def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_
 
 
 def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, max_states=None,
-                        progress=None, on_layer=None, run_keys=RUN_KEYS, threads=None):
+                        progress=None, on_layer=None, run_keys=RUN_KEYS, threads=None,
+                        resume=None, after_layer=None):
     """Breadth-first search from every start, each layer a sorted array of 64-bit keys.
 
     ``starts``: states (a 2-D ``uint8`` array, or one state) or their keys (a 1-D ``uint64``
@@ -297,6 +298,11 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
     keys)`` with each layer's sorted keys. ``max_states`` bounds the keys held at once (the
     layer before, the layer, and the children found so far): passing it raises
     :class:`MemoryError` with a message. Every move must be undoable (see the module).
+
+    A long search can be saved and resumed: ``after_layer(depth, prev, cur, counts)`` is called
+    after each layer (and its ``on_layer``) with the two layers the search goes on from, and
+    ``resume=(counts, prev, cur)`` goes on from them (``starts`` is then ignored; ``on_layer``
+    is called for the layers after ``cur`` only).
     """
     t0 = time.perf_counter()
     if ffns is None:
@@ -307,15 +313,22 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
     if key_len > 8:
         raise ValueError(f"keys of {key_len} bytes do not fit in 64 bits: use frontier_bfs")
     bits = 8 * key_len if bits is None else int(bits)
-    starts = np.asarray(starts)
-    if starts.dtype == np.uint64 and starts.ndim == 1:
-        keys = starts
+    if resume is None:
+        starts = np.asarray(starts)
+        if starts.dtype == np.uint64 and starts.ndim == 1:
+            keys = starts
+        else:
+            keys = _state_keys(np.ascontiguousarray(np.atleast_2d(starts), dtype=np.uint8), ffns,
+                               p, key_len)
+        cur = sorted_keys(keys, bits)
+        prev = np.empty(0, dtype=np.uint64)
+        counts = [cur.shape[0]]
+        del keys
     else:
-        keys = _state_keys(np.ascontiguousarray(np.atleast_2d(starts), dtype=np.uint8), ffns, p,
-                           key_len)
-    cur = sorted_keys(keys, bits)
-    prev = np.empty(0, dtype=np.uint64)
-    del keys
+        counts, prev, cur = list(resume[0]), resume[1], resume[2]
+        if len(counts) < 1 or counts[-1] != cur.shape[0] or (
+                len(counts) > 1 and counts[-2] != prev.shape[0]):
+            raise ValueError("resume=(counts, prev, cur): the layers do not match the counts")
     n_threads = max(1, int(threads or numba.get_num_threads()))
     ps = thread_params(p, n_threads)
     part = max(int(run_keys), 2 * int(p.n_moves))
@@ -323,13 +336,12 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
     tmps = [np.empty(part, dtype=np.uint64) for _ in range(n_threads)]
     scratch = 2 * n_threads * part * 8
     pool = ThreadPoolExecutor(n_threads) if n_threads > 1 else None
-    counts = [cur.shape[0]]
-    peak = cur.nbytes + scratch
-    if on_layer is not None:
+    peak = prev.nbytes + cur.nbytes + scratch
+    depth = len(counts) - 1
+    if resume is None and on_layer is not None:
         on_layer(0, cur)
     if progress is not None:
-        progress(0, cur.shape[0], cur.shape[0])
-    depth = 0
+        progress(depth, cur.shape[0], sum(counts))
     try:
         while cur.shape[0] and (max_depth is None or depth < max_depth):
             held = prev.nbytes + cur.nbytes + scratch
@@ -344,6 +356,8 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
             if progress is not None:
                 progress(depth, nxt.shape[0], sum(counts))
             prev, cur = cur, nxt
+            if after_layer is not None:
+                after_layer(depth, prev, cur, counts)
             if max_states is not None and prev.shape[0] + cur.shape[0] > max_states:
                 raise MemoryError(
                     f"breadth-first search stopped at depth {depth}: "
