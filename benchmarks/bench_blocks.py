@@ -5,6 +5,7 @@ instances; medians of repeated runs, compile time apart, all in one run.
     python -m benchmarks blocks [--repeat 7] [--random 10] [--csv FILE]
     python -m benchmarks blocks --start 6x7 [--csv FILE]
     python -m benchmarks blocks --tables 6x7 --pdbs 36-0-0-f,30-0-3-f [--cached] [--csv FILE]
+    python -m benchmarks blocks --builds 6x7 --pdbs 30-0-3-f [--csv FILE]
 
 ``--start`` instead times BFS, and A* with the 36-0-0-f (6x7) or 50-0-0-f (7x8) PDB, on the
 designed start in ``data/blocks`` (BFS on the 6x7 start holds hundreds of millions of positions:
@@ -15,6 +16,11 @@ and IDA* (with its transposition table) with each: document 004's Tables 2 and 3
 starts. ``--cached`` takes PDBs from the cache where they are, recording the build time their
 file holds (for PDBs that take hours, built once by ``python -m puzzlelib blocks pdb``). An
 IDA* run that passes ``--ida-seconds`` is stopped after its pass and recorded as such.
+
+``--builds`` builds the named PDBs (one search for those of one relaxation) side by side with
+the two backward searches: hash sets (:mod:`puzzlelib.search.frontier`, one thread) and sorted
+arrays (:mod:`puzzlelib.search.sortedfrontier`, on one thread and on all of them), checks
+that all three give the same PDBs, and prints each build's time and the memory its layers held.
 """
 
 import argparse
@@ -144,6 +150,51 @@ def tables(size, names, csv_path, ida_seconds, cached=False):
     return 0
 
 
+def builds(size, names, csv_path):
+    import numba
+    import numpy as np
+    from numba import njit
+
+    from puzzlelib import blockpdb
+    from puzzlelib.search.statetable import hash_state
+
+    @njit(cache=False)
+    def fingerprint(pool, values):  # the same for the same (image, value) pairs in any order
+        acc = np.uint64(0)
+        for i in range(pool.shape[0]):
+            acc += hash_state(pool[i]) * np.uint64(values[i] + 1)
+        return acc
+
+    name, goal, _ = STARTS[size]
+    puz = BlockPuzzle((DATA / name).read_text(), goal=goal)
+    all_threads = numba.get_num_threads()
+    runs = [("hash", 1), ("sorted", 1), ("sorted", all_threads)]
+    t0 = time.perf_counter()
+    small = BlockPuzzle(CLASSIC)
+    for search, _ in runs[:2]:  # compile: not timed below
+        blockpdb.build_many(small, ["8-1-2-l", "8-1-2-f"], search=search)
+    print(f"compile (both searches): {time.perf_counter() - t0:.1f} s", flush=True)
+    out = []
+    for search, threads in runs:
+        numba.set_num_threads(threads)
+        dbs = blockpdb.build_many(puz, names, search=search)
+        numba.set_num_threads(all_threads)
+        prints = [int(fingerprint(db.pool, db.values)) for db in dbs]
+        held = dbs[0].search_bytes
+        print(f"{size} {'+'.join(names)} {search:6s} {threads} thread(s): {dbs[0].states:,} "
+              f"relaxed positions in {dbs[0].build_seconds:.1f} s, layers held "
+              f"{held / 2**30:.2f} GiB at most", flush=True)
+        out.append([f"{size} start", "+".join(names), search, threads, dbs[0].states,
+                    dbs[0].build_seconds, held, ";".join(str(db.patterns) for db in dbs), prints])
+    assert all(row[-1] == out[0][-1] for row in out), "the searches built different PDBs"
+    print(f"same PDBs from all three; hash / sorted: {out[0][5] / out[1][5]:.2f}x on one thread, "
+          f"{out[0][5] / out[2][5]:.2f}x with {all_threads} threads")
+    if csv_path:
+        write_csv(csv_path, ["instance", "pdbs", "search", "threads", "relaxed_positions",
+                             "build_s", "layers_bytes", "patterns"], [r[:-1] for r in out])
+    return 0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="python -m benchmarks blocks")
     ap.add_argument("--repeat", type=int, default=7)
@@ -154,6 +205,8 @@ def main(argv):
     ap.add_argument("--start", choices=sorted(STARTS), help="BFS and A* on a designed start")
     ap.add_argument("--tables", choices=sorted(STARTS), help="PDB builds and A* on a start")
     ap.add_argument("--pdbs", default="", help="PDB names for --tables, joined by commas")
+    ap.add_argument("--builds", choices=sorted(STARTS),
+                    help="PDB builds by hash sets and by sorted arrays, side by side")
     ap.add_argument("--cached", action="store_true",
                     help="--tables: take PDBs from the cache where they are (build time from "
                          "their file)")
@@ -163,6 +216,8 @@ def main(argv):
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores")
     if args.start:
         return designed_start(args.start, args.csv)
+    if args.builds:
+        return builds(args.builds, [t for t in args.pdbs.split(",") if t], args.csv)
     if args.tables:
         return tables(args.tables, [t for t in args.pdbs.split(",") if t], args.csv,
                       args.ida_seconds, cached=args.cached)

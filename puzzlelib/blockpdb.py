@@ -302,6 +302,7 @@ class BlockPDB:
         self.states = states  # relaxed positions reached by the backward search
         self.build_seconds = build_seconds
         self.source = source
+        self.search_bytes = None  # the most the backward search's layers held (when built)
 
     @property
     def patterns(self):
@@ -461,10 +462,13 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
     seconds = before + time.perf_counter() - t0
     if checkpoint is not None and checkpoint.exists():
         checkpoint.unlink()
-    return [BlockPDB(nm, rows, cols, puz.metric, puz.goal, kh, kv, box["cell_bytes"],
-                     box["pool"][: box["n"]].copy(), box["values"][: box["n"]].copy(), res.total,
-                     seconds, "built")
-            for nm, box in zip(names, boxes)]
+    out = [BlockPDB(nm, rows, cols, puz.metric, puz.goal, kh, kv, box["cell_bytes"],
+                    box["pool"][: box["n"]].copy(), box["values"][: box["n"]].copy(), res.total,
+                    seconds, "built")
+           for nm, box in zip(names, boxes)]
+    for db in out:
+        db.search_bytes = res.peak_bytes
+    return out
 
 
 #: Seconds between saves of a long build's state (:func:`build_many`'s ``checkpoint``).

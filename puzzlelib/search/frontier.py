@@ -273,15 +273,15 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
             on_layer(depth, nxt.keys)
         if progress is not None:
             progress(depth, n, sum(counts))
-        prev = cur
         if keep_all:
             layers.append(nxt)
             held += n
             peak = max(peak, sum(layer.nbytes for layer in layers))
-        else:
+        else:  # the layer before, this one and the next were all held while expanding
             layers = [nxt]
-            held = prev.n + nxt.n
-            peak = max(peak, prev.nbytes + nxt.nbytes)
+            held = cur.n + nxt.n
+            peak = max(peak, (prev.nbytes if prev is not None else 0) + cur.nbytes + nxt.nbytes)
+        prev = cur
         if max_states is not None and held > max_states:
             raise MemoryError(
                 f"breadth-first search stopped at depth {depth}: {held:,} states held "
