@@ -184,6 +184,8 @@ def builds(size, names, csv_path):
         print(f"{size} {'+'.join(names)} {search:6s} {threads} thread(s): {dbs[0].states:,} "
               f"relaxed positions in {dbs[0].build_seconds:.1f} s, layers held "
               f"{held / 2**30:.2f} GiB at most", flush=True)
+        if dbs[0].search_phases:
+            print("    " + ", ".join(f"{k} {v:.1f} s" for k, v in dbs[0].search_phases.items()))
         out.append([f"{size} start", "+".join(names), search, threads, dbs[0].states,
                     dbs[0].build_seconds, held, ";".join(str(db.patterns) for db in dbs), prints])
     assert all(row[-1] == out[0][-1] for row in out), "the searches built different PDBs"

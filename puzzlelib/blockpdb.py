@@ -303,6 +303,7 @@ class BlockPDB:
         self.build_seconds = build_seconds
         self.source = source
         self.search_bytes = None  # the most the backward search's layers held (when built)
+        self.search_phases = None  # where its seconds went (sorted arrays: see SortedResult)
 
     @property
     def patterns(self):
@@ -468,6 +469,7 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
            for nm, box in zip(names, boxes)]
     for db in out:
         db.search_bytes = res.peak_bytes
+        db.search_phases = getattr(res, "phases", None)
     return out
 
 

@@ -70,6 +70,8 @@ def test_same_layers_as_the_hash_set_search(metric, threads, run_keys):
     b = sorted_frontier_bfs(FNS, puz.params, puz.encode(), ffns=FRONTIER, threads=threads,
                             run_keys=run_keys, on_layer=lambda d, k: seen.append(k.copy()))
     assert a.counts.tolist() == b.counts.tolist() and b.total == 25955
+    assert set(b.phases) == {"children", "merge", "subtract", "on_layer"}
+    assert 0 < sum(b.phases.values()) <= b.seconds
     assert sorted(s.tobytes() for s in a.last) == sorted(s.tobytes() for s in b.last)
     assert [len(k) for k in seen] == b.counts.tolist()
     every = np.concatenate(seen)

@@ -222,13 +222,16 @@ def sorted_keys(keys, bits=64):
 
 class SortedResult:
     """What :func:`sorted_frontier_bfs` found: ``counts[d]`` positions at depth ``d``; ``last``
-    the deepest layer (states); ``peak_bytes`` the most its arrays held at once."""
+    the deepest layer (states); ``peak_bytes`` the most its arrays held at once; ``phases``
+    where the seconds went (children made and sorted into runs, on the threads; runs merged;
+    the two layers subtracted; the caller's ``on_layer``)."""
 
-    def __init__(self, counts, last, peak_bytes, seconds):
+    def __init__(self, counts, last, peak_bytes, seconds, phases):
         self.counts = counts
         self.last = last
         self.peak_bytes = peak_bytes
         self.seconds = seconds
+        self.phases = phases
 
     @property
     def total(self):
@@ -259,7 +262,8 @@ class _Runs:
         return self.runs[0] if self.runs else np.empty(0, dtype=np.uint64)
 
 
-def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_before, peak):
+def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_before, peak,
+                phases):
     n_threads = len(ps)
     edges = np.linspace(0, cur.shape[0], n_threads + 1).astype(np.int64)
     pos, end = list(edges[:-1]), list(edges[1:])
@@ -272,7 +276,9 @@ def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_
 
     while any(pos[t] < end[t] for t in range(n_threads)):
         busy = [t for t in range(n_threads) if pos[t] < end[t]]
+        t0 = time.perf_counter()
         parts = [r for r in (pool.map(work, busy) if pool else map(work, busy)) if r.shape[0]]
+        t1 = time.perf_counter()
         fresh = len(parts) >= 2  # else the run is a view of a thread's buffer, used again
         while len(parts) >= 2:  # the threads' runs merged into a fresh array
             parts = [merge_unique(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
@@ -280,8 +286,14 @@ def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_
         if parts:
             runs.add(parts[0] if fresh else parts[0].copy())
         peak = max(peak, held_before + runs.nbytes)
+        phases["children"] += t1 - t0
+        phases["merge"] += time.perf_counter() - t1
+    t0 = time.perf_counter()
     children = runs.merged()
+    t1 = time.perf_counter()
     nxt = minus_sorted(children, prev, cur)
+    phases["merge"] += t1 - t0
+    phases["subtract"] += time.perf_counter() - t1
     return nxt, max(peak, held_before + children.nbytes + nxt.nbytes)
 
 
@@ -337,6 +349,7 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
     scratch = 2 * n_threads * part * 8
     pool = ThreadPoolExecutor(n_threads) if n_threads > 1 else None
     peak = prev.nbytes + cur.nbytes + scratch
+    phases = {"children": 0.0, "merge": 0.0, "subtract": 0.0, "on_layer": 0.0}
     depth = len(counts) - 1
     if resume is None and on_layer is not None:
         on_layer(0, cur)
@@ -346,13 +359,15 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
         while cur.shape[0] and (max_depth is None or depth < max_depth):
             held = prev.nbytes + cur.nbytes + scratch
             nxt, peak = _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool,
-                                    held, peak)
+                                    held, peak, phases)
             if nxt.shape[0] == 0:
                 break
             depth += 1
             counts.append(nxt.shape[0])
             if on_layer is not None:
+                t1 = time.perf_counter()
                 on_layer(depth, nxt)
+                phases["on_layer"] += time.perf_counter() - t1
             if progress is not None:
                 progress(depth, nxt.shape[0], sum(counts))
             prev, cur = cur, nxt
@@ -368,4 +383,4 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
         if pool is not None:
             pool.shutdown()
     return SortedResult(np.array(counts, dtype=np.int64), _key_states(cur, ffns, p, key_len), peak,
-                        time.perf_counter() - t0)
+                        time.perf_counter() - t0, phases)
