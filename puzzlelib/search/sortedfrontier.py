@@ -109,6 +109,8 @@ def merge_unique(a, b):
         out[k] = b[j]
         j += 1
         k += 1
+    if 8 * k >= 7 * out.shape[0]:  # few repeats: keep the buffer (a copy would hold both)
+        return out[:k]
     return out[:k].copy()
 
 
