@@ -55,7 +55,7 @@ from .domains.blocks import (
     unpack_cells,
     write_image,
 )
-from .errors import PuzzleError
+from .errors import PuzzleError, SearchLimitError
 from .pdb import cache_dir, read_file, write_atomic
 from .search.frontier import frontier_bfs
 from .search.sortedfrontier import sorted_frontier_bfs
@@ -450,9 +450,14 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
                     resume = (counts, prev, cur)
             goals = (arrangement_keys(base, rows, cols, left, rp.code_enc, key_len)
                      if resume is None else None)
-            res = sorted_frontier_bfs(FNS, rp, goals, ffns=FRONTIER, bits=relaxed.key_bits,
-                                      progress=progress, on_layer=on_layer, resume=resume,
-                                      after_layer=None if checkpoint is None else after_layer)
+            try:
+                res = sorted_frontier_bfs(FNS, rp, goals, ffns=FRONTIER, bits=relaxed.key_bits,
+                                          progress=progress, on_layer=on_layer, resume=resume,
+                                          after_layer=None if checkpoint is None else after_layer)
+            except MemoryError as e:
+                kept = (f"; its state saved in {checkpoint} is kept for a machine with more "
+                        "memory" if checkpoint is not None and checkpoint.exists() else "")
+                raise SearchLimitError(f"PDB {', '.join(names)}: {e}{kept}") from None
         else:
             goals = arrangements(base, rows, cols, left)
             res = frontier_bfs(FNS, rp, goals, progress=progress, on_layer=on_layer,

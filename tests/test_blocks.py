@@ -661,6 +661,13 @@ def test_a_stopped_build_resumes_from_its_saved_state(tmp_path):
         assert a.states == b.states and _as_dict(a) == _as_dict(b)
 
 
+def test_a_build_short_of_memory_stops_with_a_message(tmp_path, monkeypatch):
+    puz = BlockPuzzle(CLASSIC, metric="straight")
+    monkeypatch.setenv("PUZZLELIB_MAX_BYTES", "4000")
+    with pytest.raises(SearchLimitError, match="PDB 8-1-2-l: breadth-first search stopped"):
+        blockpdb.build_many(puz, ["8-1-2-l"], checkpoint=tmp_path / "b.partial")
+
+
 def test_a_corrupt_or_foreign_saved_build_is_ignored(tmp_path):
     puz = BlockPuzzle(CLASSIC, metric="straight")
     saved = tmp_path / "build.partial"

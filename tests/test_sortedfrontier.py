@@ -114,9 +114,12 @@ def test_any_domain_whose_state_fits_a_word():
     assert a.counts.tolist() == b.counts.tolist() and b.total == 360
 
 
-def test_keys_too_long_and_state_limit_are_clear_errors():
+def test_keys_too_long_and_state_limit_are_clear_errors(monkeypatch):
     puz = BlockPuzzle(CLASSIC, metric="unit")
     with pytest.raises(ValueError, match="21 bytes do not fit in 64 bits"):
         sorted_frontier_bfs(FNS, puz.params, puz.encode())  # without ffns: the whole state
     with pytest.raises(MemoryError, match="over the limit of 100"):
         sorted_frontier_bfs(FNS, puz.params, puz.encode(), ffns=FRONTIER, max_states=100)
+    monkeypatch.setenv("PUZZLELIB_MAX_BYTES", "2000")  # memory for 200 keys
+    with pytest.raises(MemoryError, match="merging its children needs"):
+        sorted_frontier_bfs(FNS, puz.params, puz.encode(), ffns=FRONTIER, run_keys=1000)

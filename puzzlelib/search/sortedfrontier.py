@@ -33,6 +33,7 @@ from numba import njit
 
 from .._numba_cache import kernel
 from ..domain import ILLEGAL, PLAIN_FRONTIER
+from ..memory import SHARE, available_bytes, human
 
 #: Children each thread writes before sorting them into a run (8 bytes each, twice: the buffer
 #: and the sort's scratch).
@@ -240,18 +241,35 @@ class SortedResult:
         return int(sum(self.counts))
 
 
+def _room_for(n_keys, depth):
+    """Raise :class:`MemoryError` (a message, not the system killing the process) when an array
+    of ``n_keys`` keys would not fit in the memory available now."""
+    need = 8 * n_keys
+    avail = available_bytes()
+    if need > SHARE * avail:
+        raise MemoryError(
+            f"breadth-first search stopped making layer {depth}: merging its children needs "
+            f"{human(need)} more, but only {human(avail)} is available")
+
+
 class _Runs:
     """Sorted runs of distinct keys, merged as they come: a run joins the last while that one
     is at most twice its size (so sizes fall along the list and there are about log2 of them)."""
 
-    def __init__(self):
+    def __init__(self, depth):
         self.runs = []
+        self.depth = depth
+
+    def _merge_last_two(self):
+        b = self.runs.pop()
+        a = self.runs.pop()
+        _room_for(a.shape[0] + b.shape[0], self.depth)
+        self.runs.append(merge_unique(a, b))
 
     def add(self, run):
         self.runs.append(run)
         while len(self.runs) >= 2 and self.runs[-2].shape[0] <= 2 * self.runs[-1].shape[0]:
-            b = self.runs.pop()
-            self.runs.append(merge_unique(self.runs.pop(), b))
+            self._merge_last_two()
 
     @property
     def nbytes(self):
@@ -259,17 +277,16 @@ class _Runs:
 
     def merged(self):
         while len(self.runs) >= 2:
-            b = self.runs.pop()
-            self.runs.append(merge_unique(self.runs.pop(), b))
+            self._merge_last_two()
         return self.runs[0] if self.runs else np.empty(0, dtype=np.uint64)
 
 
 def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_before, peak,
-                phases):
+                phases, depth):
     n_threads = len(ps)
     edges = np.linspace(0, cur.shape[0], n_threads + 1).astype(np.int64)
     pos, end = list(edges[:-1]), list(edges[1:])
-    runs = _Runs()
+    runs = _Runs(depth)
 
     def work(t):
         pos[t], n = _child_run(cur, pos[t], end[t], fns, ffns, ps[t], key_len, bits, outs[t],
@@ -293,6 +310,7 @@ def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_
     t0 = time.perf_counter()
     children = runs.merged()
     t1 = time.perf_counter()
+    _room_for(children.shape[0], depth)
     nxt = minus_sorted(children, prev, cur)
     phases["merge"] += t1 - t0
     phases["subtract"] += time.perf_counter() - t1
@@ -311,7 +329,8 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
     ``progress(depth, layer_size, total)`` is called after each layer and ``on_layer(depth,
     keys)`` with each layer's sorted keys. ``max_states`` bounds the keys held at once (the
     layer before, the layer, and the children found so far): passing it raises
-    :class:`MemoryError` with a message. Every move must be undoable (see the module).
+    :class:`MemoryError` with a message, as does a merge that would not fit in the memory
+    available. Every move must be undoable (see the module).
 
     A long search can be saved and resumed: ``after_layer(depth, prev, cur, counts)`` is called
     after each layer (and its ``on_layer``) with the two layers the search goes on from, and
@@ -361,7 +380,7 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
         while cur.shape[0] and (max_depth is None or depth < max_depth):
             held = prev.nbytes + cur.nbytes + scratch
             nxt, peak = _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool,
-                                    held, peak, phases)
+                                    held, peak, phases, depth + 1)
             if nxt.shape[0] == 0:
                 break
             depth += 1
