@@ -8,8 +8,8 @@ from puzzlelib.blocks import CLASSIC
 from puzzlelib.domains.blocks import FNS, FRONTIER, BlockPuzzle
 from puzzlelib.search.frontier import frontier_bfs
 from puzzlelib.search.sortedfrontier import (
+    drop_known,
     merge_unique,
-    minus_sorted,
     radix_sort,
     sorted_frontier_bfs,
     sorted_keys,
@@ -36,18 +36,38 @@ def test_radix_sort_matches_numpy(bits, n):
     assert np.array_equal(a, np.sort(x))
 
 
-def test_unique_merge_and_minus_match_numpy_set_operations():
+def _drop(a, b, c):
+    a = a.copy()
+    return a[: drop_known(a, len(a), b, c)]
+
+
+def test_unique_merge_and_drop_known_match_numpy_set_operations():
     rng = np.random.default_rng(7)
     for _ in range(20):
         a, b, c = (np.unique(rng.integers(0, 300, rng.integers(0, 200)).astype(np.uint64))
                    for _ in range(3))
         assert np.array_equal(merge_unique(a, b), np.union1d(a, b))
-        assert np.array_equal(minus_sorted(a, b, c), np.setdiff1d(np.setdiff1d(a, b), c))
+        assert np.array_equal(_drop(a, b, c), np.setdiff1d(np.setdiff1d(a, b), c))
         raw = np.sort(rng.integers(0, 50, rng.integers(0, 300)).astype(np.uint64))
         m = unique_sorted(raw)
         assert np.array_equal(raw[:m], np.unique(raw))
     assert np.array_equal(sorted_keys(np.array([5, 3, 5, 0], dtype=np.uint64)), [0, 3, 5])
     assert words_to_bytes(np.array([0x0102], dtype=np.uint64), 3).tolist() == [[2, 1, 0]]
+
+
+@pytest.mark.parametrize("n_run, n_layer", [(0, 10), (5, 0), (50, 100_000), (3000, 3000),
+                                             (20_000, 50)])
+def test_drop_known_hops_over_long_layers(n_run, n_layer):
+    # a short run against long layers (long hops, keys past either end), and the other way
+    rng = np.random.default_rng(n_run + n_layer)
+    b, c = (np.unique(rng.integers(0, 10 * n_layer + 10, n_layer).astype(np.uint64))
+            for _ in range(2))
+    a = np.unique(np.concatenate([rng.choice(b, min(len(b), n_run // 3)) if len(b) else [],
+                                  rng.integers(0, 12 * n_layer + 20, n_run)]).astype(np.uint64))
+    buf = np.concatenate([a, np.zeros(5, dtype=np.uint64)])  # only the first len(a) are read
+    k = drop_known(buf, len(a), b, c)
+    assert np.array_equal(buf[:k], np.setdiff1d(np.setdiff1d(a, b), c))
+    assert n_run < 3 or k < len(a) or len(b) == 0
 
 
 def test_thread_params_copy_every_array():
@@ -70,7 +90,7 @@ def test_same_layers_as_the_hash_set_search(metric, threads, run_keys):
     b = sorted_frontier_bfs(FNS, puz.params, puz.encode(), ffns=FRONTIER, threads=threads,
                             run_keys=run_keys, on_layer=lambda d, k: seen.append(k.copy()))
     assert a.counts.tolist() == b.counts.tolist() and b.total == 25955
-    assert set(b.phases) == {"children", "merge", "subtract", "on_layer"}
+    assert set(b.phases) == {"children", "merge", "on_layer"}
     assert 0 < sum(b.phases.values()) <= b.seconds
     assert sorted(s.tobytes() for s in a.last) == sorted(s.tobytes() for s in b.last)
     assert [len(k) for k in seen] == b.counts.tolist()

@@ -11,12 +11,16 @@ read as one unsigned 64-bit number): 8 bytes a position. The next layer is found
 duplicate detection* instead of a lookup per child:
 
 1. each thread writes the children of its share of the layer into a buffer, sorts it (a radix
-   sort) and drops repeats: a *run*;
+   sort), drops repeats, and drops the children found in the layer before or the layer itself
+   (when every move can be undone, a child of a position at depth ``d`` lies at depth
+   ``d - 1``, ``d`` or ``d + 1``; the run is sorted, so each lookup hops forward from the last
+   one): a *run* of new positions;
 2. runs are merged as they come (two sorted arrays into one, repeats dropped), a new run into
    the last one while they are of similar size, so a key is merged about log2(runs) times;
-3. the merged children, less the layer before and the layer itself, are the next layer (one
-   walk along three sorted arrays): when every move can be undone, a child of a position at
-   depth ``d`` lies at depth ``d - 1``, ``d`` or ``d + 1``.
+3. the merged runs are the next layer.
+
+Dropping the known children on the threads, before any merge, keeps what is merged and held
+to the new positions: most children of a big layer lead back to the layers before.
 
 Every step is a pass along arrays, which a processor does far faster than scattered lookups,
 and step 1, the bulk of the work, is shared among threads. No parent links are kept, so this
@@ -115,24 +119,51 @@ def merge_unique(a, b):
     return out[:k].copy()
 
 
-@njit(cache=True)
-def minus_sorted(a, b, c):
-    """The keys of sorted ``a`` in neither sorted ``b`` nor sorted ``c``, sorted."""
-    out = np.empty(a.shape[0], dtype=np.uint64)
+@njit(cache=True, nogil=True)
+def _gallop(a, j, x):
+    """The first index ``>= j`` of sorted ``a`` whose key is ``>= x`` (``a.shape[0]`` if none):
+    steps of 1, 2, 4, ... from ``j``, then halving, so a short hop costs a few reads."""
+    n = a.shape[0]
+    if j >= n or a[j] >= x:
+        return j
+    lo = j  # a[lo] < x throughout
+    step = 1
+    hi = j + 1
+    while hi < n and a[hi] < x:
+        lo = hi
+        step *= 2
+        hi = lo + step
+    if hi > n:
+        hi = n
+    while hi - lo > 1:  # a[lo] < x, and a[hi] >= x or hi == n
+        mid = (lo + hi) >> 1
+        if a[mid] < x:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+@njit(cache=True, nogil=True)
+def drop_known(a, n, b, c):
+    """Drop from the sorted ``a[:n]``, in place, the keys found in sorted ``b`` or sorted
+    ``c``; returns how many keys are left at its front. ``a`` may be far shorter than ``b`` and
+    ``c`` (a run of children against two whole layers): each lookup hops forward from the last
+    one (:func:`_gallop`), so its cost grows with the log of the gap, not the layers' length."""
     j = 0
     m = 0
     k = 0
-    for i in range(a.shape[0]):
+    for i in range(n):
         x = a[i]
-        while j < b.shape[0] and b[j] < x:
-            j += 1
-        while m < c.shape[0] and c[m] < x:
-            m += 1
-        if (j < b.shape[0] and b[j] == x) or (m < c.shape[0] and c[m] == x):
+        j = _gallop(b, j, x)
+        if j < b.shape[0] and b[j] == x:
             continue
-        out[k] = x
+        m = _gallop(c, m, x)
+        if m < c.shape[0] and c[m] == x:
+            continue
+        a[k] = x
         k += 1
-    return out[:k].copy()
+    return k
 
 
 @njit(cache=True)
@@ -179,10 +210,10 @@ def words_to_bytes(keys, key_len):
 
 
 @kernel(nogil=True)
-def _child_run(keys, i, end, fns, ffns, p, key_len, bits, out, tmp):
+def _child_run(keys, i, end, prev, fns, ffns, p, key_len, bits, out, tmp):
     """Write the children of ``keys[i:end]`` into ``out`` until the next position might not
-    fit, sort them and drop repeats. Returns (the first position not done, the run's length):
-    the run is ``out[:length]``. Runs without the interpreter lock, so threads can run it side
+    fit, sort them, drop repeats and drop those in ``prev`` or ``keys`` (the layers before).
+    Returns (the first position not done, the run's length): the run is ``out[:length]``. Runs without the interpreter lock, so threads can run it side
     by side, each with its own ``p`` (see :func:`thread_params`), ``out`` and ``tmp``."""
     base = np.empty(p.state_len, dtype=np.uint8)
     buf = np.empty(p.state_len, dtype=np.uint8)
@@ -205,7 +236,7 @@ def _child_run(keys, i, end, fns, ffns, p, key_len, bits, out, tmp):
         i += 1
     run = out[:n]
     radix_sort(run, tmp, bits)
-    return i, unique_sorted(run)
+    return i, drop_known(run, unique_sorted(run), prev, keys)
 
 
 def thread_params(p, n_threads):
@@ -226,8 +257,8 @@ def sorted_keys(keys, bits=64):
 class SortedResult:
     """What :func:`sorted_frontier_bfs` found: ``counts[d]`` positions at depth ``d``; ``last``
     the deepest layer (states); ``peak_bytes`` the most its arrays held at once; ``phases``
-    where the seconds went (children made and sorted into runs, on the threads; runs merged;
-    the two layers subtracted; the caller's ``on_layer``)."""
+    where the seconds went (children made, sorted and the known ones dropped, on the threads;
+    runs merged; the caller's ``on_layer``)."""
 
     def __init__(self, counts, last, peak_bytes, seconds, phases):
         self.counts = counts
@@ -252,6 +283,12 @@ def _room_for(n_keys, depth):
             f"{human(need)} more, but only {human(avail)} is available")
 
 
+def _merge(a, b, depth):
+    """:func:`merge_unique`, after checking that its result fits (:func:`_room_for`)."""
+    _room_for(a.shape[0] + b.shape[0], depth)
+    return merge_unique(a, b)
+
+
 class _Runs:
     """Sorted runs of distinct keys, merged as they come: a run joins the last while that one
     is at most twice its size (so sizes fall along the list and there are about log2 of them)."""
@@ -263,8 +300,7 @@ class _Runs:
     def _merge_last_two(self):
         b = self.runs.pop()
         a = self.runs.pop()
-        _room_for(a.shape[0] + b.shape[0], self.depth)
-        self.runs.append(merge_unique(a, b))
+        self.runs.append(_merge(a, b, self.depth))
 
     def add(self, run):
         self.runs.append(run)
@@ -289,8 +325,8 @@ def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_
     runs = _Runs(depth)
 
     def work(t):
-        pos[t], n = _child_run(cur, pos[t], end[t], fns, ffns, ps[t], key_len, bits, outs[t],
-                               tmps[t])
+        pos[t], n = _child_run(cur, pos[t], end[t], prev, fns, ffns, ps[t], key_len, bits,
+                               outs[t], tmps[t])
         return outs[t][:n]
 
     while any(pos[t] < end[t] for t in range(n_threads)):
@@ -300,21 +336,19 @@ def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_
         t1 = time.perf_counter()
         fresh = len(parts) >= 2  # else the run is a view of a thread's buffer, used again
         while len(parts) >= 2:  # the threads' runs merged into a fresh array
-            parts = [merge_unique(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+            parts = [_merge(parts[i], parts[i + 1], depth) if i + 1 < len(parts) else parts[i]
                      for i in range(0, len(parts), 2)]
         if parts:
+            if not fresh:
+                _room_for(parts[0].shape[0], depth)
             runs.add(parts[0] if fresh else parts[0].copy())
         peak = max(peak, held_before + runs.nbytes)
         phases["children"] += t1 - t0
         phases["merge"] += time.perf_counter() - t1
     t0 = time.perf_counter()
-    children = runs.merged()
-    t1 = time.perf_counter()
-    _room_for(children.shape[0], depth)
-    nxt = minus_sorted(children, prev, cur)
-    phases["merge"] += t1 - t0
-    phases["subtract"] += time.perf_counter() - t1
-    return nxt, max(peak, held_before + children.nbytes + nxt.nbytes)
+    nxt = runs.merged()
+    phases["merge"] += time.perf_counter() - t0
+    return nxt, max(peak, held_before + nxt.nbytes)
 
 
 def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, max_states=None,
@@ -370,7 +404,7 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
     scratch = 2 * n_threads * part * 8
     pool = ThreadPoolExecutor(n_threads) if n_threads > 1 else None
     peak = prev.nbytes + cur.nbytes + scratch
-    phases = {"children": 0.0, "merge": 0.0, "subtract": 0.0, "on_layer": 0.0}
+    phases = {"children": 0.0, "merge": 0.0, "on_layer": 0.0}
     depth = len(counts) - 1
     if resume is None and on_layer is not None:
         on_layer(0, cur)
