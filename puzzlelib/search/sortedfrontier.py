@@ -213,8 +213,9 @@ def words_to_bytes(keys, key_len):
 def _child_run(keys, i, end, prev, fns, ffns, p, key_len, bits, out, tmp):
     """Write the children of ``keys[i:end]`` into ``out`` until the next position might not
     fit, sort them, drop repeats and drop those in ``prev`` or ``keys`` (the layers before).
-    Returns (the first position not done, the run's length): the run is ``out[:length]``. Runs without the interpreter lock, so threads can run it side
-    by side, each with its own ``p`` (see :func:`thread_params`), ``out`` and ``tmp``."""
+    Returns (the first position not done, the run's length): the run is ``out[:length]``. Runs
+    without the interpreter lock, so threads can run it side by side, each with its own ``p``
+    (see :func:`thread_params`), ``out`` and ``tmp``."""
     base = np.empty(p.state_len, dtype=np.uint8)
     buf = np.empty(p.state_len, dtype=np.uint8)
     key = np.zeros(key_len, dtype=np.uint8)
