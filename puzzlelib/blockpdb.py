@@ -641,8 +641,11 @@ def _join(pools, values, offsets, L):
     img = np.zeros(L, dtype=np.uint8)
     n = 0
     for i in range(offsets.shape[0] - 1):
+        w = pools[i].shape[1]
+        for x in range(w, L):  # shorter images: zeros after (as looked up), not what an
+            img[x] = 0         # earlier PDB's longer image left there
         for k in range(offsets[i], offsets[i + 1]):
-            for x in range(pools[i].shape[1]):  # shorter images: zeros after (as looked up)
+            for x in range(w):
                 img[x] = pools[i][k - offsets[i], x]
             img[0] = i
             slots, pool = insert_hashed(slots, pool, n, img, hash_state(img))

@@ -413,6 +413,37 @@ def test_pdb_is_admissible_on_every_classic_position(metric, name):
     assert worse > 0  # a relaxation: not exact everywhere
 
 
+def test_several_pdbs_give_the_max_of_their_values_in_any_order():
+    # PDBs whose images differ in length (8-1-2-c: 10 bytes, 8-1-2-l: 9, 12-1-0-f: 4) share one
+    # table, shorter images padded with zeros; a longer image put in before a shorter one must
+    # not leave its bytes behind (16-10-0-b before 30-0-3-f once gave 255 at the 6x7 start)
+    from puzzlelib.domains.blocks import set_heuristic
+
+    puz = BlockPuzzle(CLASSIC, metric="straight")
+    names = ("8-1-2-c", "8-1-2-l", "12-1-0-f")
+    dbs = {nm: blockpdb.block_pdb(puz, nm, cache=False) for nm in names}
+    every, _ = _exact_goal_distances(puz)
+    alone = {}
+    for nm in names:
+        p = puz.with_heuristic(blockpdb.heuristic_fields([dbs[nm]], puz.rows, puz.cols))
+        alone[nm] = []
+        for s in every:
+            t = s.copy()
+            set_heuristic(t, p)
+            alone[nm].append(int(t[-1]))
+    want = [max(v) for v in zip(*alone.values())]
+    assert max(want) < 255 and len(set(want)) > 10
+    for order in (names, names[::-1], (names[2], names[0], names[1])):
+        p = puz.with_heuristic(
+            blockpdb.heuristic_fields([dbs[nm] for nm in order], puz.rows, puz.cols))
+        got = []
+        for s in every:
+            t = s.copy()
+            set_heuristic(t, p)
+            got.append(int(t[-1]))
+        assert got == want, order
+
+
 def test_step_keeps_the_heuristic_byte_current():
     puz = BlockPuzzle(CLASSIC, metric="straight")
     dbs = [blockpdb.block_pdb(puz, nm, cache=False) for nm in ("12-1-0-f", "8-1-2-c")]
