@@ -9,10 +9,14 @@ process, reported apart). The two are timed in alternating rounds (a run of the 
 then an untimed run of the kernel and a few timed ones, and again), so that a machine that
 speeds up or slows down during the run (these are shared virtual machines) weighs on both
 alike; ``ratio range`` is the least and greatest ratio of one round's plain run to the same
-round's kernel median. The untimed run measures the kernel warm, as a loop of calls finds it:
-right after the plain version has run, the kernel's first call finds its tables out of the
-processor's caches and its threads asleep (bidirectional BFS on the 8-puzzle: about 0.38 ms
-against 0.22 ms warm). ``--skip-slow`` leaves out the plain-Python IDDFS without pruning
+round's kernel median. The untimed run takes out the cost of a first call: right after the
+plain version has run, the kernel's first call finds its tables out of the processor's caches
+and its threads asleep (bidirectional BFS on the 8-puzzle: about 0.4 ms against 0.2 ms in a
+long loop). The calls timed after it are not quite at a long loop's speed either: the same
+search repeated settles only after some eight calls (0.41, 0.28, 0.25, 0.23 ... 0.20 ms, on
+2026-11-24, with no page faults; a numba arithmetic loop run before them did not shorten
+this), partly because the processor learns that one search's branches, so a loop's figure
+would flatter the kernel. ``--skip-slow`` leaves out the plain-Python IDDFS without pruning
 (about 150 million nodes: minutes in Python). The deepening searches run on all of numba's
 threads (subtrees shared out); the ``_1thread`` rows time them on one thread.
 """
