@@ -12,12 +12,12 @@ alike; ``ratio range`` is the least and greatest ratio of one round's plain run 
 round's kernel median. The untimed run takes out the cost of a first call: right after the
 plain version has run, the kernel's first call finds its tables out of the processor's caches
 (and the threaded searches' threads asleep; bidirectional BFS on the 8-puzzle, on one thread:
-about 0.4 ms against 0.2 ms in a long loop). The calls timed after it are not quite at a long loop's speed either: the same
-search repeated settles only after some eight calls (0.41, 0.28, 0.25, 0.23 ... 0.20 ms, on
-2026-11-24, with no page faults; a numba arithmetic loop run before them did not shorten
-this), partly because the processor learns that one search's branches, so a loop's figure
-would flatter the kernel. ``--skip-slow`` leaves out the plain-Python IDDFS without pruning
-(about 150 million nodes: minutes in Python). The deepening searches run on all of numba's
+about 0.4 ms against 0.2 ms in a long loop). The calls timed after it are not quite at a long
+loop's speed either: the same search repeated settles only after some eight calls (0.41, 0.28,
+0.25, 0.23 ... 0.20 ms, on 2026-11-24, with no page faults; a numba arithmetic loop run before
+them did not shorten this), partly because the processor learns that one search's branches, so
+a loop's figure would flatter the kernel. ``--skip-slow`` leaves out the plain-Python IDDFS
+without pruning (about 150 million nodes: minutes in Python). The deepening searches run on all of numba's
 threads (subtrees shared out); the ``_1thread`` rows time them on one thread.
 """
 

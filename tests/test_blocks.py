@@ -423,25 +423,21 @@ def test_several_pdbs_give_the_max_of_their_values_in_any_order():
     names = ("8-1-2-c", "8-1-2-l", "12-1-0-f")
     dbs = {nm: blockpdb.block_pdb(puz, nm, cache=False) for nm in names}
     every, _ = _exact_goal_distances(puz)
-    alone = {}
-    for nm in names:
-        p = puz.with_heuristic(blockpdb.heuristic_fields([dbs[nm]], puz.rows, puz.cols))
-        alone[nm] = []
-        for s in every:
-            t = s.copy()
-            set_heuristic(t, p)
-            alone[nm].append(int(t[-1]))
-    want = [max(v) for v in zip(*alone.values())]
-    assert max(want) < 255 and len(set(want)) > 10
-    for order in (names, names[::-1], (names[2], names[0], names[1])):
+
+    def values(order):  # the heuristic of every position with these PDBs, in this order
         p = puz.with_heuristic(
             blockpdb.heuristic_fields([dbs[nm] for nm in order], puz.rows, puz.cols))
-        got = []
+        out = []
         for s in every:
             t = s.copy()
             set_heuristic(t, p)
-            got.append(int(t[-1]))
-        assert got == want, order
+            out.append(int(t[-1]))
+        return out
+
+    want = [max(v) for v in zip(*(values([nm]) for nm in names))]
+    assert max(want) < 255 and len(set(want)) > 10
+    for order in (names, names[::-1], (names[2], names[0], names[1])):
+        assert values(order) == want, order
 
 
 def test_step_keeps_the_heuristic_byte_current():
