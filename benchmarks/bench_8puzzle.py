@@ -17,8 +17,8 @@ loop's speed either: the same search repeated settles only after some eight call
 0.25, 0.23 ... 0.20 ms, on 2026-11-24, with no page faults; a numba arithmetic loop run before
 them did not shorten this), partly because the processor learns that one search's branches, so
 a loop's figure would flatter the kernel. ``--skip-slow`` leaves out the plain-Python IDDFS
-without pruning (about 150 million nodes: minutes in Python). The deepening searches run on all of numba's
-threads (subtrees shared out); the ``_1thread`` rows time them on one thread.
+without pruning (about 150 million nodes: minutes in Python). The deepening searches run on all
+of numba's threads (subtrees shared out); the ``_1thread`` rows time them on one thread.
 """
 
 import argparse
