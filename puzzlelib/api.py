@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from . import memory
+from ._numba_cache import call_direct
 from .domains import sliding as _sliding
 from .domains.rotation import OPERATIONS as _rotation_ops
 from .domains.rotation import RotationPuzzle
@@ -197,12 +198,16 @@ def _warm(kind, parallel=False, puz=None):
         else:
             _ida_mod.iterative_deepening(start, puz.dfs_fns, puz.params, 0, True, 20,
                                          cfns=puz.cfns)
-    elif kind == "bidir":
-        _bidir_mod._bidirectional(start, goal, puz.fns, puz.params, 20, 1000)
-    elif kind == "bidir_table":
-        _bidir_mod._bidirectional_table(start, goal, puz.fns, puz.params, puz.n_ranks, 20, 1000)
-    elif kind == "bidir_keys":
-        _bidir_mod._bidirectional_keys(start, goal, puz.fns, puz.kfns, puz.params, 20, 1000)
+    elif kind in ("bidir", "bidir_table", "bidir_keys"):  # with the arguments solve() gives
+        b0 = _blank_distance(puz, puz.goal[::-1]) % 2
+        if kind == "bidir":
+            _bidir_mod._bidirectional(start, goal, puz.fns, puz.params, 20, 1000, False, b0)
+        elif kind == "bidir_table":
+            _bidir_mod._bidirectional_table(start, goal, puz.fns, puz.params, puz.n_ranks, 20,
+                                            1000, b0)
+        else:
+            _bidir_mod._bidirectional_keys(start, goal, puz.fns, puz.kfns, puz.params, 20, 1000,
+                                           b0)
     elif kind == "astar":
         _astar_mod.astar(start, puz.fns, puz.params, 1, 1000)
     else:
@@ -468,23 +473,34 @@ def solve(
     elif method == "bidir":
         keys = puz.kfns is not None and puz.n_cells <= BIDIR_KEY_MAX_CELLS
         n_table = None if keys else _bidir_table_ranks(puz)
+        # every path has the parity of the blank's distance, and none is shorter than the
+        # Manhattan distance: the layers that cannot meet skip their lookups
+        bound0 = _blank_distance(puz, start_arr) % 2
+        max_bound, max_states = int(max_bound), int(max_states)
+        # the kernels are called without typing their arguments again (call_direct): for one
+        # bundle of domain functions, the arguments' types are the same on every call
+        # (tests/test_bidir_table.py checks it on every kind of board)
+        direct = (id(puz.fns), id(puz.kfns), type(puz.params))
         if keys:  # positions as 64-bit keys
             comp = _warm("bidir_keys", puz=puz)
             t0 = time.perf_counter()
-            status, path, ends_f, ends_b, used = _bidir_mod._bidirectional_keys(
-                s, g, puz.fns, puz.kfns, puz.params, max_bound, max_states
+            status, path, ends_f, ends_b, used = call_direct(
+                _bidir_mod._bidirectional_keys, direct,
+                s, g, puz.fns, puz.kfns, puz.params, max_bound, max_states, bound0,
             )
         elif n_table is not None:
             comp = _warm("bidir_table", puz=puz)
             t0 = time.perf_counter()
-            status, path, ends_f, ends_b, used = _bidir_mod._bidirectional_table(
-                s, g, puz.fns, puz.params, n_table, max_bound, max_states
+            status, path, ends_f, ends_b, used = call_direct(
+                _bidir_mod._bidirectional_table, direct,
+                s, g, puz.fns, puz.params, int(n_table), max_bound, max_states, bound0,
             )
         else:
             comp = _warm("bidir_states", puz=puz)
             t0 = time.perf_counter()
-            status, path, ends_f, ends_b, used = _bidir_mod._bidirectional(
-                s, g, puz.fns, puz.params, max_bound, max_states
+            status, path, ends_f, ends_b, used = call_direct(
+                _bidir_mod._bidirectional, direct,
+                s, g, puz.fns, puz.params, max_bound, max_states, False, bound0,
             )
         seconds = time.perf_counter() - t0
         if status == _bidir_mod.STATE_LIMIT:

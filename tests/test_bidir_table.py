@@ -188,3 +188,91 @@ def test_boards_over_15_cells_have_no_keys():
     assert SlidingPuzzle(3, 5).kfns is not None
     assert SlidingPuzzle(4, 4).kfns is None
     assert solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", size="4x4", method="bidir").length == 1
+
+
+@pytest.mark.parametrize("rows,cols,goal", [
+    (2, 3, None), (3, 3, None), (3, 4, None), (3, 4, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 0]),
+])
+def test_layers_that_cannot_meet_skip_their_lookups_and_nothing_else(rows, cols, goal, rng):
+    """With ``bound0`` (the parity of the blank's distance; the Manhattan distance as the
+    least length) each kernel finds what it finds looking up every layer: the same status,
+    path and layer ends. Given the wrong parity instead, the layer where the sides meet is one
+    of those skipped, and no earlier one can meet (it would be a shorter path), so every kernel
+    makes more layers than the search that looks: the lookups really are left out."""
+    puz = SlidingPuzzle(rows, cols, goal=goal)
+    g = puz.encode(puz.goal)
+    bg = int(np.flatnonzero(puz.goal == 0)[0])
+
+    def kernels(s, bound0):
+        yield bidir._bidirectional(s, g, puz.fns, puz.params, 60, 10**7, False, bound0)
+        yield bidir._bidirectional_table(s, g, puz.fns, puz.params, puz.n_ranks, 60, 10**7,
+                                         bound0)
+        yield bidir._bidirectional_keys(s, g, puz.fns, puz.kfns, puz.params, 60, 10**7, bound0)
+
+    for walk in (None,) * 6 + (1, 2, 9):
+        board = random_board(rows, cols, rng, goal=goal, walk=walk)
+        s = puz.encode(puz.parse(board))
+        b = board.index(0)
+        parity = (abs(b // cols - bg // cols) + abs(b % cols - bg % cols)) % 2
+        for plain, bounded, wrong in zip(kernels(s, -1), kernels(s, parity),
+                                         kernels(s, 1 - parity)):
+            assert plain[0] == bounded[0] == bidir.FOUND
+            assert plain[1].tolist() == bounded[1].tolist()
+            assert plain[2].tolist() == bounded[2].tolist()
+            assert plain[3].tolist() == bounded[3].tolist()
+            if len(plain[1]) > 0:  # start == goal meets at the roots, before any layer
+                assert len(wrong[2]) + len(wrong[3]) > len(plain[2]) + len(plain[3])
+
+
+def test_direct_calls_see_the_same_types_for_one_bundle():
+    """``solve`` calls the bidirectional kernels through their compiled code, typed once per
+    bundle of domain functions (``call_direct``): on every kind of board it can be given, the
+    arguments' numba types must then depend on the bundle alone, or the compiled code would
+    read one board's parameters as another's."""
+    import numba
+
+    configs = [(r, c, None, h) for r, c in [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4),
+                                             (4, 4), (3, 5), (4, 5), (5, 5)]
+               for h in ("perfect", "sparse")]
+    configs += [(3, 4, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 0], "perfect"),
+                (2, 3, [1, 1, 1, 2, 2, 0], "perfect"), (4, 4, [1] * 8 + [2] * 7 + [0], "perfect"),
+                (3, 6, [1] * 8 + [2] * 9 + [0], "perfect"), (5, 5, [1] * 24 + [0], "perfect")]
+    seen = {}
+    for rows, cols, goal, hash_ in configs:
+        if hash_ == "sparse" and rows * cols > 12:
+            continue  # the sparse index is for small boards only
+        puz = SlidingPuzzle(rows, cols, goal=goal, hash=hash_)
+        key = (id(puz.fns), id(puz.kfns), type(puz.params))
+        state = numba.typeof(puz.encode(puz.goal))
+        assert state == numba.types.Array(numba.types.uint8, 1, "C")
+        seen.setdefault(key, set()).add(numba.typeof(puz.params))
+    assert len(seen) >= 4  # distinct tiles, sparse, two multiset ranks, with and without keys
+    assert all(len(types) == 1 for types in seen.values())
+
+
+def test_call_direct_gives_what_the_dispatcher_gives(monkeypatch):
+    """The compiled code called directly returns what the dispatcher returns, and a numba
+    without ``entry_point`` falls back to the dispatcher."""
+    from puzzlelib import _numba_cache
+
+    puz = SlidingPuzzle(3, 3)
+    g = puz.encode(puz.goal)
+    s = puz.encode(puz.parse("8 6 7 2 5 4 3 0 1"))
+    args = (s, g, puz.fns, puz.kfns, puz.params, 80, 10**6, 1)
+    kernel = bidir._bidirectional_keys
+    want = kernel(*args)
+    monkeypatch.setattr(_numba_cache, "_DIRECT", {})
+    for _ in range(2):  # the first call through the dispatcher, the second direct
+        got = _numba_cache.call_direct(kernel, "k", *args)
+        assert got[0] == want[0] and got[4] == want[4]
+        assert all(a.tolist() == b.tolist() for a, b in zip(got[1:4], want[1:4]))
+    assert _numba_cache._DIRECT[(kernel, "k")] is not kernel  # the compiled code itself
+
+    class NoOverloads:  # a dispatcher that does not expose its compiled code
+        def __call__(self, *a):
+            return kernel(*a)
+
+    plain = NoOverloads()
+    assert _numba_cache.call_direct(plain, "p", *args)[1].tolist() == want[1].tolist()
+    assert _numba_cache._DIRECT[(plain, "p")] is plain
+    assert _numba_cache.call_direct(plain, "p", *args)[1].tolist() == want[1].tolist()

@@ -25,6 +25,18 @@ count, path) are the same for all three kernels:
 
 ``max_depth`` caps ``a + b``; moves must be reversible (``inverse``) so the backward side can
 use the same move generator.
+
+**Layers that cannot meet.** A layer that brings the sides to ``a + b = D`` can only find paths
+of length ``D``. When the caller gives ``bound0`` (as for iterative deepening: every path from
+start to goal has a length ``bound0 + k * params.bound_step``, e.g. the parity of the blank's
+distance on sliding-tile boards) and the domain's ``heuristic`` is a lower bound on the
+distance to ``goal``, no path is shorter than ``first_bound(bound0, h(start), step)`` and the
+lengths in between go in whole steps. A layer whose ``D`` is below that or off the step makes
+no lookups in the other side at all (its own set is kept as always, so the layers, the stored
+count and the path are the same): on the 8-puzzle's start (31 moves, Manhattan distance 21)
+only the layers with ``D`` = 21, 23, ..., 31 look. The first meeting is still a shortest path:
+no path has a skipped length, so while the sides have not met every path is still longer than
+``a + b``.
 """
 
 import numpy as np
@@ -33,6 +45,7 @@ from numba.extending import overload
 
 from .._numba_cache import kernel
 from ..domain import ILLEGAL, UNSEEN
+from .idastar import first_bound
 from .statetable import (
     find,
     find_hashed,
@@ -57,10 +70,11 @@ BATCH = 16
 
 
 @kernel
-def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns, p):
+def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns, p, look):
     """Expand rows ``[lo, hi)`` of one side into its next layer, checking each new state
-    against the other side. Returns the side's (possibly grown) arrays, its new size, and the
-    meeting as (row on this side, row on the other side), or (-1, -1).
+    against the other side (when ``look``: see :func:`_meet`). Returns the side's (possibly
+    grown) arrays, its new size, and the meeting as (row on this side, row on the other side),
+    or (-1, -1).
 
     Children are handled in batches of :data:`BATCH` parents, in the same order as one at a
     time, so the result is the same. Making a batch's children apart from looking them up lets
@@ -86,7 +100,8 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
                 if fns.step(kids[k], m, p) == ILLEGAL:
                     continue
                 h = hash_state(kids[k])
-                prefetch(other_slots, h)
+                if look:
+                    prefetch(other_slots, h)
                 kid_h[k] = h
                 kid_par[k] = parent
                 kid_mov[k] = m
@@ -105,7 +120,7 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
             par[n] = kid_par[c]
             mov[n] = kid_mov[c]
             n += 1
-            j = find_hashed(other_slots, other_pool, kids[c], h)
+            j = find_hashed(other_slots, other_pool, kids[c], h) if look else -1
             if j >= 0:
                 return slots, pool, par, mov, n, n - 1, j
     return slots, pool, par, mov, n, -1, -1
@@ -130,16 +145,19 @@ def _nbytes(side):
 
 
 @kernel
-def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way):
+def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way, least, step):
     """The search the three kernels share: layers of the smaller side until the sides meet.
 
     A *side* is a tuple of arrays whose first two are its rows' moves and parent rows (the
     root in row 0, parent -1); the rest is the kernel's own (hash set and states, distance
-    table, or keys). ``_layer(lo, n, side, other, other_n, depth, ctx)`` expands rows
+    table, or keys). ``_layer(lo, n, side, other, other_n, depth, ctx, look)`` expands rows
     ``[lo, n)`` of ``side`` into its layer ``depth``, looking each new position up in
-    ``other`` (``other_n`` rows), and returns ``(side, n, meet, there)``: the side (its arrays
-    possibly grown), its row count and the meeting as (row on this side, row on the other),
-    or (-1, -1). ``same_root``: start and goal are one position.
+    ``other`` (``other_n`` rows) when ``look``, and returns ``(side, n, meet, there)``: the
+    side (its arrays possibly grown), its row count and the meeting as (row on this side, row
+    on the other), or (-1, -1). ``same_root``: start and goal are one position.
+
+    ``least``, ``step``: every path has a length ``least + k * step`` (see
+    :func:`_least_length`); a layer making any other total depth does not look.
 
     ``one_way``: never expand the backward side, which is then just the goal: plain
     breadth-first search from the start with the same sets (the baseline bidirectional search
@@ -158,12 +176,16 @@ def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way
         if n_f == lo_f or (n_b == lo_b and not one_way):
             status = EXHAUSTED  # one side has no frontier left: no path at all
             break
+        total = d_f + d_b + 1  # the length of any path this layer can find
+        look = total >= least and (total - least) % step == 0
         if one_way or n_f - lo_f <= n_b - lo_b:  # expand the smaller frontier
-            side_f, n_f, meet_f, meet_b = _layer(lo_f, n_f, side_f, side_b, n_b, d_f + 1, ctx)
+            side_f, n_f, meet_f, meet_b = _layer(lo_f, n_f, side_f, side_b, n_b, d_f + 1, ctx,
+                                                 look)
             d_f += 1
             ends_f[d_f] = n_f
         else:
-            side_b, n_b, meet_b, meet_f = _layer(lo_b, n_b, side_b, side_f, n_f, d_b + 1, ctx)
+            side_b, n_b, meet_b, meet_f = _layer(lo_b, n_b, side_b, side_f, n_f, d_b + 1, ctx,
+                                                 look)
             d_b += 1
             ends_b[d_b] = n_b
         status = _after_layer(meet_f, n_f + n_b, max_states)
@@ -173,6 +195,20 @@ def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way
     moves = _join(path_to(meet_f, side_f[1], side_f[0]), path_to(meet_b, side_b[1], side_b[0]),
                   fns, p)
     return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used
+
+
+@kernel
+def _least_length(start, fns, p, bound0):
+    """``(least, step)``: every path from ``start`` to the goal has a length ``least + k *
+    step``. With ``bound0 < 0`` nothing is known: ``(0, 1)``. Otherwise the caller vouches
+    that every path's length is ``bound0`` plus whole multiples of ``p.bound_step``, and
+    that ``fns.heuristic`` is a lower bound on the distance to the goal searched for; ``least``
+    is then the heuristic's value rounded up in whole steps (as iterative deepening's first
+    bound)."""
+    if bound0 < 0:
+        return np.int64(0), np.int64(1)
+    step = np.int64(p.bound_step)
+    return np.int64(first_bound(bound0, fns.heuristic(start, p), step)), step
 
 
 @kernel
@@ -198,25 +234,27 @@ def _states_side(root, fns, p):
 
 
 @kernel
-def _states_layer(lo, n, side, other, other_n, depth, ctx):
+def _states_layer(lo, n, side, other, other_n, depth, ctx, look):
     """:func:`_meet`'s ``layer`` for :func:`_bidirectional` (see :func:`_expand_side`)."""
     fns, p = ctx
     mov, par, slots, pool = side
     slots, pool, par, mov, n, meet, there = _expand_side(lo, n, slots, pool, par, mov, n,
-                                                         other[2], other[3], fns, p)
+                                                         other[2], other[3], fns, p, look)
     return (mov, par, slots, pool), n, meet, there
 
 
 @kernel
-def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False):
+def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False, bound0=-1):
     """Bidirectional BFS over hash sets of whole states. Returns (status, moves, layer ends
     forward, layer ends backward, bytes used), as :func:`_meet` does; ``one_way``: plain BFS
-    from the start with the same sets."""
+    from the start with the same sets. ``bound0``: see :func:`_least_length` (the layers that
+    cannot meet skip their lookups; the result is the same)."""
     side_f = _states_side(start, fns, p)
     side_b = _states_side(goal, fns, p)
     same = find(side_b[2], side_b[3], start) >= 0
+    least, step = _least_length(start, fns, p, bound0)
     return _meet(side_f, side_b, same, fns, p, (fns, p), max_depth, max_states,
-                 one_way)
+                 one_way, least, step)
 
 
 @kernel
@@ -241,13 +279,13 @@ FIRST_ROWS = 1 << 14
 
 
 @kernel
-def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, fns, p):
+def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, fns, p, look):
     """Expand rows ``[lo, hi)`` of one side (room for every child is made beforehand) into
     rows ``n, n+1, ...``: parents in row order, moves in move-number order, never straight
     back, exactly as :func:`_expand_side` does, so the same positions are stored in the same
     order. A child is new when this side's table has it unseen; it is then marked ``mark`` and
-    looked up in the other side's table. Returns the new row count and the meeting as (row on
-    this side, rank), or (-1, -1).
+    (when ``look``) looked up in the other side's table. Returns the new row count and the
+    meeting as (row on this side, rank), or (-1, -1).
 
     Each child is made in place from a copy of its parent and undone with the inverse move
     (on the 8-puzzle, side by side: 0.75 ms against 0.87 ms with a fresh copy of the parent
@@ -274,7 +312,7 @@ def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, 
                 movs[n] = m
                 pars[n] = i
                 n += 1
-                if other[r] != UNSEEN:
+                if look and other[r] != UNSEEN:
                     return n, n - 1, r
             fns.step(state, fns.inverse(m, p), p)  # back to the parent
     return n, -1, -1
@@ -300,7 +338,7 @@ def _table_side(root, n_ranks, fns, p):
 
 
 @kernel
-def _table_layer(lo, n, side, other, other_n, depth, ctx):
+def _table_layer(lo, n, side, other, other_n, depth, ctx, look):
     """:func:`_meet`'s ``layer`` for :func:`_bidirectional_table`: rows ``[lo, n)`` expanded
     after making room for every child (a side never holds more rows than the table has
     entries)."""
@@ -316,7 +354,7 @@ def _table_layer(lo, n, side, other, other_n, depth, ctx):
         pars = grow_rows(pars, rows)
     mark = np.uint8(min(depth, UNSEEN - 1))
     n, meet, r = _expand_table_side(lo, n, states, ranks, movs, pars, n, dist, other[2], mark,
-                                    fns, p)
+                                    fns, p, look)
     there = _find_row(other[4], other_n, r) if meet >= 0 else -1
     return (movs, pars, dist, states, ranks), n, meet, there
 
@@ -331,7 +369,7 @@ def _find_row(ranks, n, r):
 
 
 @kernel
-def _bidirectional_table(start, goal, fns, p, n_ranks, max_depth, max_states):
+def _bidirectional_table(start, goal, fns, p, n_ranks, max_depth, max_states, bound0=-1):
     """:func:`_bidirectional` over two ``uint8`` distance tables of ``n_ranks`` entries, one per
     side (:data:`~puzzlelib.domain.UNSEEN` until reached), for domains with a perfect hash
     (``fns.rank``, ``fns.rank_after``): a lookup is one byte read instead of a hash-set probe
@@ -346,12 +384,14 @@ def _bidirectional_table(start, goal, fns, p, n_ranks, max_depth, max_states):
     "seen or not" is ever asked of it).
 
     One call does the whole search (each call of a jitted function from Python costs some
-    20 microseconds, as much as a small search). Returns what :func:`_meet` does."""
+    20 microseconds, as much as a small search). ``bound0``: see :func:`_least_length`.
+    Returns what :func:`_meet` does."""
     side_f = _table_side(start, n_ranks, fns, p)
     side_b = _table_side(goal, n_ranks, fns, p)
     same = side_f[4][0] == side_b[4][0]
+    least, step = _least_length(start, fns, p, bound0)
     return _meet(side_f, side_b, same, fns, p, (fns, p), max_depth, max_states,
-                 False)
+                 False, least, step)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -383,22 +423,26 @@ def _key_hash(k):
 @_no_refcount
 def _key_in(slots, k):
     """Whether the set holds key ``k``."""
-    mask = slots.shape[0] - 1
-    i = np.int64(_key_hash(k) & np.uint64(mask))
+    mask = np.uint64(slots.shape[0] - 1)
+    i = _key_hash(k) & mask
     while True:
         s = slots[i]
         if s == k:
             return True
         if s == _EMPTY:
             return False
-        i = (i + 1) & mask
+        i = (i + np.uint64(1)) & mask
 
 
 @_no_refcount
 def _key_add(slots, k):
-    """Store key ``k`` unless the set holds it: returns True when stored."""
-    mask = slots.shape[0] - 1
-    i = np.int64(_key_hash(k) & np.uint64(mask))
+    """Store key ``k`` unless the set holds it: returns True when stored.
+
+    The slot's index is unsigned, as are the rows' in :func:`_key_expand`: numba makes every
+    signed index that might be negative count from the array's end, a few instructions per
+    access, and the search makes seven or so such accesses per child."""
+    mask = np.uint64(slots.shape[0] - 1)
+    i = _key_hash(k) & mask
     while True:
         s = slots[i]
         if s == k:
@@ -406,7 +450,7 @@ def _key_add(slots, k):
         if s == _EMPTY:
             slots[i] = k
             return True
-        i = (i + 1) & mask
+        i = (i + np.uint64(1)) & mask
 
 
 @kernel
@@ -429,12 +473,12 @@ KEY_CHUNK = 256
 
 @kernel
 def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par, kid_mov, fns,
-                kfns, p):
+                kfns, p, look):
     """Expand rows ``[lo, hi)`` of one side into rows ``n, n+1, ...`` (room made beforehand),
     in the order of :func:`_expand_side`: parents in row order, moves in move-number order,
     never straight back. A child is new when this side's set does not hold its key; it is then
-    stored and looked up in the other side's set. Returns the new row count and the meeting's row
-    on this side, or -1.
+    stored and (when ``look``) looked up in the other side's set. Returns the new row count and
+    the meeting's row on this side, or -1.
 
     The children's keys are made first and the slots where their lookups begin prefetched,
     then looked up in order (``kid_*``: room for every child of the rows), so the processor
@@ -451,26 +495,29 @@ def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
                 continue  # no such move here
             h = _key_hash(c)
             prefetch(slots, h)
-            prefetch(other_slots, h)
-            kid_k[k] = c
-            kid_par[k] = i
-            kid_mov[k] = m
+            if look:
+                prefetch(other_slots, h)
+            uk = np.uint64(k)  # (an unsigned index: see _key_add)
+            kid_k[uk] = c
+            kid_par[uk] = i
+            kid_mov[uk] = m
             k += 1
     for j in range(k):
         c = kid_k[j]
         if not _key_add(slots, c):
             continue  # this side has it already
-        keys[n] = c
-        movs[n] = kid_mov[j]
-        pars[n] = kid_par[j]
+        un = np.uint64(n)
+        keys[un] = c
+        movs[un] = kid_mov[j]
+        pars[un] = kid_par[j]
         n += 1
-        if _key_in(other_slots, c):
+        if look and _key_in(other_slots, c):
             return n, n - 1
     return n, -1
 
 
 @kernel
-def _key_layer(lo, n, side, other, other_n, depth, ctx):
+def _key_layer(lo, n, side, other, other_n, depth, ctx, look):
     """:func:`_meet`'s ``layer`` for :func:`_bidirectional_keys`: rows ``[lo, n)`` expanded
     :data:`KEY_CHUNK` parents at a time, making room for every child of a chunk before
     expanding it."""
@@ -493,7 +540,7 @@ def _key_layer(lo, n, side, other, other_n, depth, ctx):
         while 2 * need > slots.shape[0]:
             slots = _key_regrow(slots)
         n, meet = _key_expand(i, j, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
-                              kid_mov, fns, kfns, p)
+                              kid_mov, fns, kfns, p, look)
         if meet >= 0:
             there = _find_row(other_keys, other_n, keys[meet])
             return (movs, pars, keys, slots), n, meet, there
@@ -518,38 +565,41 @@ def _key_side(root, kfns, p):
 
 
 @kernel
-def _bidirectional_keys(start, goal, fns, kfns, p, max_depth, max_states):
+def _bidirectional_keys(start, goal, fns, kfns, p, max_depth, max_states, bound0=-1):
     """:func:`_bidirectional` over 64-bit keys (``kfns``, a :class:`~puzzlelib.domain.KeyFns`),
     for domains whose positions fit in one: each side keeps its positions as rows of keys and a
     hash set of them, and a child's key is made from its parent's (``key_step``), with no state
     array copied, no move undone and nothing ranked. The search itself is :func:`_meet`'s, as
     for the other two kernels, hence the same statuses, layer ends, stored count and path.
+    ``bound0``: see :func:`_least_length`.
 
     Returns what :func:`_meet` does."""
     side_f = _key_side(start, kfns, p)
     side_b = _key_side(goal, kfns, p)
     same = side_f[2][0] == side_b[2][0]
+    least, step = _least_length(start, fns, p, bound0)
     return _meet(side_f, side_b, same, fns, p, (fns, kfns, p), max_depth,
-                 max_states, False)
+                 max_states, False, least, step)
 
 
-def _layer(lo, n, side, other, other_n, depth, ctx):
-    """:func:`_meet`'s step: expand rows ``[lo, n)`` of ``side`` into its layer ``depth``, by
-    the kind of side it is (see :func:`_choose_layer`). Chosen at compile time from the side's
-    type rather than handed to :func:`_meet` as a function: a jitted function passed as a value
-    from inside a kernel cannot be saved in numba's on-disk cache."""
+def _layer(lo, n, side, other, other_n, depth, ctx, look):
+    """:func:`_meet`'s step: expand rows ``[lo, n)`` of ``side`` into its layer ``depth``
+    (looking new positions up in ``other`` when ``look``), by the kind of side it is (see
+    :func:`_choose_layer`). Chosen at compile time from the side's type rather than handed to
+    :func:`_meet` as a function: a jitted function passed as a value from inside a kernel cannot
+    be saved in numba's on-disk cache."""
 
 
 @overload(_layer)
-def _choose_layer(lo, n, side, other, other_n, depth, ctx):
+def _choose_layer(lo, n, side, other, other_n, depth, ctx, look):
     """Which kernel expands a side, told by its arrays: five for distance tables
     (:func:`_table_layer`); four ending in a state pool (2-D) for hash sets of states
     (:func:`_states_layer`), or in a key set (1-D) for keys (:func:`_key_layer`)."""
     if len(side) == 5:
-        return lambda lo, n, side, other, other_n, depth, ctx: _table_layer(
-            lo, n, side, other, other_n, depth, ctx)
+        return lambda lo, n, side, other, other_n, depth, ctx, look: _table_layer(
+            lo, n, side, other, other_n, depth, ctx, look)
     if side[3].ndim == 2:
-        return lambda lo, n, side, other, other_n, depth, ctx: _states_layer(
-            lo, n, side, other, other_n, depth, ctx)
-    return lambda lo, n, side, other, other_n, depth, ctx: _key_layer(
-        lo, n, side, other, other_n, depth, ctx)
+        return lambda lo, n, side, other, other_n, depth, ctx, look: _states_layer(
+            lo, n, side, other, other_n, depth, ctx, look)
+    return lambda lo, n, side, other, other_n, depth, ctx, look: _key_layer(
+        lo, n, side, other, other_n, depth, ctx, look)
