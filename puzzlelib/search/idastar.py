@@ -46,11 +46,15 @@ SPLIT_MIN_BOUND = 12
 #: several times bigger (the 8-puzzle's IDA* with Manhattan: 17,903 nodes at bound 29, then
 #: 82,270 at 31, 1.85 ms on one thread, 1.07 ms shared on two; the split costs about 0.3 ms).
 #: Measured 2026-11-23 on 2 cores, that whole search took 1.65 ms on two threads against
-#: 2.23 ms on one with this rule, 2.22 ms with a rule of 2**20. The price is paid on a busy
-#: machine, where a parallel region waits for every thread to be scheduled: with another
+#: 2.23 ms on one with a rule of 2**14, 2.22 ms with a rule of 2**20. The price is paid on a
+#: busy machine, where a parallel region waits for every thread to be scheduled: with another
 #: process using a core, 3.9 ms (at worst 18.6) against 2.4 (at worst 6.5) with 2**20; pass
-#: ``threads=1`` there.
-SPLIT_MIN_NODES = 1 << 14
+#: ``threads=1`` there. Lowered to 2**11 on 2026-11-25, which also shares the pass at bound 29
+#: (17,903 nodes, after one of 3,259): 0.65-0.68 ms against 0.72 ms with 2**14 (thresholds
+#: taken in turn in one process, two processes), and 0.65-0.76 ms against 0.88-1.00 ms in the
+#: benchmark's order (a run of the plain version, an untimed call, two timed; three processes
+#: each, alternating); 2**12 and 2**13 change nothing there, 2**10 and 2**9 no more than 2**11.
+SPLIT_MIN_NODES = 1 << 11
 #: :func:`_deepen_batch` hands a search over after a pass of at least this many nodes. Far
 #: more than :data:`SPLIT_MIN_NODES`: a batch keeps all threads busy with whole searches, and
 #: entering a parallel region costs up to 30-40 ms on a busy 2-core machine (measured
