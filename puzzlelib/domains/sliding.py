@@ -462,6 +462,9 @@ FNS_MULTISET_LONG = DomainFns(
 
 
 # The cursor loop of depth-first search (puzzlelib.domain.CursorFns): the blank is the cursor.
+# Its functions index with unsigned integers: numba makes a signed index that might be negative
+# count from the array's end, a few instructions per access in IDA*'s innermost loop (see
+# _dfs_bounded_cursor).
 
 
 @domain_fn
@@ -471,27 +474,27 @@ def _cursor(state, p):
 
 @domain_fn
 def _next_move(c, prev, i, p):
-    return np.int64(p.cmoves[(c * 8 + prev + 1) * 8 + i])
+    return np.int64(p.cmoves[np.uint64((c * 8 + prev + 1) * 8 + i)])
 
 
 @domain_fn
 def _peek(state, c, m, p):
     cm = c * 4 + m
-    t = np.int64(p.cnbr[cm])
-    return np.int64(p.dh[cm * 32 + state[t]]), t
+    t = np.int64(p.cnbr[np.uint64(cm)])
+    return np.int64(p.dh[np.uint64(cm * 32 + state[np.uint64(t)])]), t
 
 
 @domain_fn
 def _apply(state, c, m, t, p):
-    state[c] = state[t]
-    state[t] = 0
+    state[np.uint64(c)] = state[np.uint64(t)]
+    state[np.uint64(t)] = 0
     state[p.n_cells] = t
 
 
 @domain_fn
 def _undo(state, c, m, t, p):
-    state[t] = state[c]
-    state[c] = 0
+    state[np.uint64(t)] = state[np.uint64(c)]
+    state[np.uint64(c)] = 0
     state[p.n_cells] = c
 
 
