@@ -165,7 +165,12 @@ def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
     """:func:`_expand_into` over layer lists of keys (``kfns``, a
     :class:`~puzzlelib.domain.KeyFns` with ``rank_after``): each child's key is made from its
     parent's and its rank read from the key, with no state copied or stepped. Same positions,
-    same order, same rows."""
+    same order, same rows.
+
+    Its arrays are indexed with unsigned integers: numba makes a signed index that might be
+    negative count from the array's end, a few instructions per access. The 8-puzzle's full
+    table (2026-11-25, alternating processes, a quiet hour): 2.35-2.38 ms against 2.66-2.86 ms
+    after a run of the plain version, 2.32-2.35 against 2.57-2.78 in a loop."""
     nb = lo.shape[0]
     for s in range(nb):
         for m in range(p.n_moves):
@@ -173,17 +178,20 @@ def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
                 continue
             back = fns.inverse(m, p)
             for i in range(lo[s], hi[s]):
-                if fm[i] == back:
+                ui = np.uint64(i)
+                if fm[ui] == back:
                     continue  # straight back to the parent
-                c = kfns.key_step(fk[i], m, p)
+                c = kfns.key_step(fk[ui], m, p)
                 if c == -1:
                     continue
-                r = kfns.rank_after(c, m, fr[i], p)
-                if dist[r] == UNSEEN:
-                    dist[r] = mark
-                    nk[k] = c
-                    nr[k] = r
-                    nm[k] = m
+                r = kfns.rank_after(c, m, fr[ui], p)
+                ur = np.uint64(r)
+                if dist[ur] == UNSEEN:
+                    dist[ur] = mark
+                    uk = np.uint64(k)
+                    nk[uk] = c
+                    nr[uk] = r
+                    nm[uk] = m
                     k += 1
     return k
 
