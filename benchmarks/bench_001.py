@@ -98,7 +98,7 @@ def breakdown():
     import numpy as np
     from numba import njit
 
-    from puzzlelib.domain import ILLEGAL, UNSEEN
+    from puzzlelib.core.contract import ILLEGAL, UNSEEN
     from puzzlelib.domains.sliding import SlidingPuzzle
 
     size, start, _, _ = PROBLEMS["problem2"]

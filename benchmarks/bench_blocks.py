@@ -155,8 +155,8 @@ def builds(size, names, csv_path):
     import numpy as np
     from numba import njit
 
-    from puzzlelib import blockpdb
-    from puzzlelib.search.statetable import hash_state
+    from puzzlelib.pdb import blocks as blockpdb
+    from puzzlelib.core.hashset import hash_state
 
     @njit(cache=False)
     def fingerprint(pool, values):  # the same for the same (image, value) pairs in any order

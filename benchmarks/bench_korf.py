@@ -19,7 +19,8 @@ from pathlib import Path
 
 import numba
 
-from puzzlelib import SlidingPuzzle, api, pdb
+from puzzlelib import SlidingPuzzle, api
+from puzzlelib.pdb import sliding as pdb
 
 from ._common import write_csv
 

@@ -16,16 +16,14 @@ The public API is small:
 Command line: ``python -m puzzlelib --help``.
 """
 
-# first, before any kernel is defined: where numba caches compiled code (see the module)
-from . import _numba_cache  # noqa: F401, I001
-from .memory import keep_freed_memory  # noqa: I001
+from .core.memory import keep_freed_memory  # noqa: I001
 from .api import (Batch, Layers, RotationResult, Solution, compile_seconds, layers, rotation,
                   solve, solve_many)
 from .blocks import BlockLayers, BlockSolution, block_layers, block_pdb, block_solve
 from .domains.blocks import BlockPuzzle
 from .domains.rotation import RotationPuzzle
 from .domains.sliding import SlidingPuzzle
-from .errors import PuzzleError, SearchLimitError, UnsolvableError
+from .core.errors import PuzzleError, SearchLimitError, UnsolvableError
 
 keep_freed_memory()  # the C library keeps freed pages for the next call (see the function)
 

@@ -19,14 +19,14 @@ from dataclasses import asdict, dataclass, field
 import numba
 import numpy as np
 
-from . import memory
-from ._numba_cache import call_direct
+from .core import memory
+from .core.jit import call_direct
 from .domains import sliding as _sliding
 from .domains.rotation import OPERATIONS as _rotation_ops
 from .domains.rotation import RotationPuzzle
 from .domains.rotation import parse_grid as parse_rotation_grid
 from .domains.sliding import SlidingPuzzle, parse_board, parse_size
-from .errors import PuzzleError, SearchLimitError
+from .core.errors import PuzzleError, SearchLimitError
 from .search import astar as _astar_mod
 from .search import bidirectional as _bidir_mod
 from .search import idastar as _ida_mod

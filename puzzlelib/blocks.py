@@ -18,11 +18,11 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import blockpdb as _bpdb
+from .pdb import blocks as _bpdb
 from .api import _deepening_progress, _progress_bar
-from .domain import ILLEGAL
+from .core.contract import ILLEGAL
 from .domains.blocks import FRONTIER, FNS, MV_INV, BlockPuzzle, render
-from .errors import PuzzleError, SearchLimitError
+from .core.errors import PuzzleError, SearchLimitError
 from .search import astar as _astar_mod
 from .search import idastar as _ida_mod
 from .search.frontier import frontier_bfs

@@ -14,7 +14,7 @@ from .blocks import block_layers, block_pdbs, block_solve
 from .api import METHODS, ROTATION_MAX_OPS, ROTATION_METHODS, layers, rotation, solve
 from .domains.rotation import parse_contest_input
 from .domains.sliding import HEURISTICS
-from .errors import PuzzleError, SearchLimitError
+from .core.errors import PuzzleError, SearchLimitError
 
 
 class _Parser(argparse.ArgumentParser):

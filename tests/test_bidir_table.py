@@ -253,7 +253,7 @@ def test_direct_calls_see_the_same_types_for_one_bundle():
 def test_call_direct_gives_what_the_dispatcher_gives(monkeypatch):
     """The compiled code called directly returns what the dispatcher returns, and a numba
     without ``entry_point`` falls back to the dispatcher."""
-    from puzzlelib import _numba_cache
+    from puzzlelib.core import jit as _numba_cache
 
     puz = SlidingPuzzle(3, 3)
     g = puz.encode(puz.goal)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from puzzlelib import blockpdb
+from puzzlelib.pdb import blocks as blockpdb
 from puzzlelib.blocks import (
     CLASSIC,
     DEFAULT_TRANSPOSITIONS,
@@ -18,7 +18,7 @@ from puzzlelib.blocks import (
     block_pdbs,
     block_solve,
 )
-from puzzlelib.domain import ILLEGAL
+from puzzlelib.core.contract import ILLEGAL
 from puzzlelib.domains.blocks import (
     FRONTIER,
     FNS,
@@ -31,7 +31,7 @@ from puzzlelib.domains.blocks import (
     pieces_of,
     prefix_lengths,
 )
-from puzzlelib.errors import PuzzleError, SearchLimitError
+from puzzlelib.core.errors import PuzzleError, SearchLimitError
 from puzzlelib.search.frontier import frontier_bfs
 
 from . import reference_blocks as ref

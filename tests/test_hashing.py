@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from puzzlelib.errors import PuzzleError
-from puzzlelib.hashing import check_rank_size, perm_parity, perm_rank, perm_rank_skip, perm_unrank
+from puzzlelib.core.errors import PuzzleError
+from puzzlelib.core.hashing import check_rank_size, perm_parity, perm_rank, perm_rank_skip, perm_unrank
 
 
 @njit
@@ -99,7 +99,7 @@ def test_too_many_items_is_refused():
 
 
 # --- multiset permutations ---------------------------------------------------------------------
-from puzzlelib.hashing import (  # noqa: E402
+from puzzlelib.core.hashing import (  # noqa: E402
     multiset_radix,
     multiset_rank,
     multiset_rank_skip_long,

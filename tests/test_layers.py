@@ -187,7 +187,7 @@ def test_parallel_and_serial_layers_agree(monkeypatch, min_layer, goal):
 def test_big_layers_are_checked_for_memory_one_call_at_a_time(monkeypatch):
     """Layers needing room for more than UNCHECKED_ROWS positions go through the memory check,
     each before it is made; the smaller ones are made many per call. Same counts either way."""
-    from puzzlelib import memory
+    from puzzlelib.core import memory
 
     checked = []
     real = memory.check_fits

@@ -8,8 +8,8 @@ import sys
 import numba
 from numba import njit, typeof
 
-from puzzlelib import _numba_cache
-from puzzlelib.domain import DomainFns
+from puzzlelib.core import jit as _numba_cache
+from puzzlelib.core.contract import DomainFns
 from puzzlelib.domains import blocks, rotation, sliding
 from puzzlelib.search import bidirectional, idastar, layered
 from puzzlelib.search.workshare import workers
@@ -51,7 +51,7 @@ def test_every_search_kernel_uses_the_guarded_cache():
             if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == module.__name__:
                 if "fns" in inspect.signature(obj.py_func).parameters:
                     given_fns.append(name)
-                    assert isinstance(obj._cache, _numba_cache._KernelCache), name
+                    assert isinstance(obj._cache, _numba_cache.KernelCache), name
     assert len(given_fns) >= 15
 
 
@@ -111,7 +111,7 @@ def test_a_process_that_loaded_its_kernels_does_not_fault_its_tables_in_anew():
     faulted in again (about 500 page faults per call without :func:`keep_freed_memory`)."""
     import platform
 
-    from puzzlelib import memory
+    from puzzlelib.core import memory
 
     if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
         import pytest
@@ -130,3 +130,49 @@ def test_a_process_that_loaded_its_kernels_does_not_fault_its_tables_in_anew():
     finally:
         del os.environ["PUZZLELIB_MALLOC"]
     assert memory.keep_freed_memory()
+
+
+_PROBE_A = """
+from .core.jit import jit
+from ._probe_b import value
+
+
+@jit
+def probe():
+    return value()
+"""
+
+_PROBE_B = """
+from .core.jit import jit
+
+
+@jit
+def value():
+    return {}
+"""
+
+
+def test_a_changed_file_never_leaves_a_stale_kernel_in_another(tmp_path):
+    """A function whose own file did not change, but which inlined code from a file that did,
+    must be compiled again (numba alone would load it stale: its key is its own file). A copy
+    of the package gets two probe modules; the second one's answer changes between runs."""
+    import shutil
+
+    import puzzlelib
+
+    pkg = tmp_path / "src" / "puzzlelib"
+    shutil.copytree(os.path.dirname(puzzlelib.__file__), pkg,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (pkg / "_probe_a.py").write_text(_PROBE_A)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "src"), PUZZLELIB_CACHE=str(tmp_path / "c"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    child = "from puzzlelib._probe_a import probe; print(probe(), probe.stats.cache_hits)"
+    answers = []
+    for value in (1, 1, 2):
+        (pkg / "_probe_b.py").write_text(_PROBE_B.format(value))
+        out = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, cwd=tmp_path,
+                             text=True, timeout=600)
+        assert out.returncode == 0, out.stderr
+        answers.append(out.stdout.split()[0])
+    # the second run loaded the kernel from the cache; the third compiled it again
+    assert answers == ["1", "1", "2"]

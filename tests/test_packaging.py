@@ -35,18 +35,3 @@ def test_readme_opens_with_the_two_commands():
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^reproduce:", makefile, re.M) and re.search(r"^test:", makefile, re.M)
     assert "make test" in (ROOT / ".ci" / "run").read_text()
-
-
-def test_numba_cache_folder_is_keyed_by_all_the_source():
-    # a stale cached kernel (one that inlined code from another file since changed) gave wrong
-    # answers silently; each version of the source gets its own folder
-    import os
-
-    import numba
-
-    from puzzlelib import _numba_cache
-
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return  # the user's own choice wins
-    assert numba.config.CACHE_DIR == _numba_cache.FOLDER == _numba_cache.cache_folder()
-    assert Path(_numba_cache.FOLDER).parent.name == "numba"

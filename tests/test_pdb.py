@@ -14,9 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from puzzlelib import PuzzleError, SlidingPuzzle, api, pdb
-from puzzlelib.domain import ILLEGAL
-from puzzlelib.domains.pattern import PatternSpace
+from puzzlelib import PuzzleError, SlidingPuzzle, api
+from puzzlelib.pdb import sliding as pdb
+from puzzlelib.core.contract import ILLEGAL
+from puzzlelib.pdb.space import PatternSpace
 from puzzlelib.search import layered
 
 from .conftest import random_board

@@ -13,8 +13,8 @@ import pytest
 
 from puzzlelib.api import rotation
 from puzzlelib.domains.rotation import OPERATIONS, RotationPuzzle, parse_contest_input
-from puzzlelib.errors import PuzzleError
-from puzzlelib.search.statetable import find, find_hashed, hash_state, insert, new_table
+from puzzlelib.core.errors import PuzzleError
+from puzzlelib.core.hashset import find, find_hashed, hash_state, insert, new_table
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The contest's samples (data/instances_003_rotation.csv) as contest input text and answer.

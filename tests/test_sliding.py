@@ -8,7 +8,7 @@ import pytest
 from numba import njit
 
 from puzzlelib import PuzzleError, SlidingPuzzle, UnsolvableError
-from puzzlelib.domain import ILLEGAL
+from puzzlelib.core.contract import ILLEGAL
 from puzzlelib.domains import sliding
 from puzzlelib.domains.sliding import parity_class, tiles_to_blank_moves
 

@@ -101,7 +101,7 @@ def test_same_layers_as_the_hash_set_search(metric, threads, run_keys):
 
 def test_relaxed_puzzle_from_many_starts():
     # the pattern databases' use: every goal position at once, pieces split and moving in pairs
-    from puzzlelib import blockpdb
+    from puzzlelib.pdb import blocks as blockpdb
 
     puz = BlockPuzzle(CLASSIC, metric="straight")
     from puzzlelib.domains.blocks import pieces_of

@@ -46,12 +46,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from numba import njit
 
-from ..domain import ILLEGAL, DomainFns, FrontierFns, domain_fn, no_rank, no_rank_after, no_unrank
 
-from ..errors import PuzzleError
-from ..search.statetable import find, new_table
+from ..core.jit import jit
+from ..core.contract import ILLEGAL, DomainFns, FrontierFns, domain_fn, no_rank, no_rank_after, no_unrank
+
+from ..core.errors import PuzzleError
+from ..core.hashset import find, new_table
 
 EMPTY, ONE, H_L, H_R, V_T, V_B, B_TL, B_TR, B_BL, B_BR = range(10)
 #: Shape name -> (height, width) and the code of its top-left cell.
@@ -218,7 +219,7 @@ def _step(state, m, p):
     return _finish(state, m, kind, cell, code, p)
 
 
-@njit(cache=True)
+@jit
 def _finish(state, m, kind, cell, code, p):
     if not _apply(state, kind, cell, code, p.mv[m, MV_ROW], p.mv[m, MV_COL], p.mv[m, MV_DR],
                   p.mv[m, MV_DC], p.rows, p.cols, p.metric, p.reach, p.scratch8, p.scratch,
@@ -734,7 +735,7 @@ def _next_subset(idx, off, k, n):
     return True
 
 
-@njit(cache=True)
+@jit
 def _pdb_value(state, i, p, nh, nv):
     """PDB ``i``'s value of ``state``: relax it (split the 1x2 and 2x1 pieces the PDB does not
     keep) and look up its image. A PDB that keeps only some pieces of a shape (3 of ten 1x2
@@ -783,7 +784,7 @@ def _pdb_value(state, i, p, nh, nv):
     return best
 
 
-@njit(cache=True)
+@jit
 def _pdb_heuristic(state, p):
     """The largest value over the PDBs (each a lower bound, so their maximum is one).
 
@@ -807,7 +808,7 @@ def _pdb_heuristic(state, p):
     return best
 
 
-@njit(cache=True)
+@jit
 def set_heuristic(state, p):
     """Store the heuristic value of a freshly built state in its last byte."""
     state[p.n_cells] = _pdb_heuristic(state, p) if p.n_pdbs > 0 else 0

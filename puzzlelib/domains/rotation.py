@@ -18,8 +18,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..domain import DomainFns, domain_fn, no_rank, no_rank_after, no_unrank
-from ..errors import PuzzleError
+from ..core.contract import DomainFns, domain_fn, no_rank, no_rank_after, no_unrank
+from ..core.errors import PuzzleError
 
 MIN_SIDE, MAX_SIDE = 3, 8
 #: The operations, in move-number order, as the (row, column) of the turned rectangle's corner.

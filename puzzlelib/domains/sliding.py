@@ -28,11 +28,11 @@ from collections import Counter, namedtuple
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
-from ..domain import ILLEGAL, CursorFns, DomainFns, KeyFns, domain_fn
-from ..errors import PuzzleError, UnsolvableError
-from ..hashing import (
+
+from ..core.contract import ILLEGAL, CursorFns, DomainFns, KeyFns, domain_fn
+from ..core.errors import PuzzleError, UnsolvableError
+from ..core.hashing import (
     FACTORIALS,
     check_rank_size,
     _popcount,
@@ -869,7 +869,7 @@ class SlidingPuzzle:
 
     def _add_pdbs(self, groups, reflect, progress, cache):
         """Load or build the groups' pattern databases and put them in ``params``."""
-        from .. import pdb as _pdb
+        from ..pdb import sliding as _pdb
 
         n, goal = self.n_cells, self.goal
         cell_of = {int(v): c for c, v in enumerate(goal)}

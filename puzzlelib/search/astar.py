@@ -13,11 +13,11 @@ status instead of swapping.
 """
 
 import numpy as np
-from numba import njit
 
-from .._numba_cache import kernel
-from ..domain import ILLEGAL, PLAIN_FRONTIER
-from .statetable import (
+
+from ..core.jit import jit, kernel
+from ..core.contract import ILLEGAL, PLAIN_FRONTIER
+from ..core.hashset import (
     find_hashed,
     grow_rows,
     has_room,
@@ -35,12 +35,12 @@ _G_BITS = 20
 _G_MASK = (1 << _G_BITS) - 1
 
 
-@njit(cache=True)
+@jit
 def _key(f, g):
     return (np.int64(f) << _G_BITS) | (_G_MASK - g)
 
 
-@njit(cache=True)
+@jit
 def _heap_push(keys, vals, n, key, val):
     if n == keys.shape[0]:
         keys = grow_rows(keys, 2 * n)
@@ -58,7 +58,7 @@ def _heap_push(keys, vals, n, key, val):
     return keys, vals
 
 
-@njit(cache=True)
+@jit
 def _heap_pop(keys, vals, n):
     """Remove the smallest entry (``n`` > 0 entries); return its value."""
     top = vals[0]

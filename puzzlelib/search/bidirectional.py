@@ -40,13 +40,13 @@ no path has a skipped length, so while the sides have not met every path is stil
 """
 
 import numpy as np
-from numba import literal_unroll, njit
+from numba import literal_unroll
 from numba.extending import overload
 
-from .._numba_cache import kernel
-from ..domain import ILLEGAL, UNSEEN
+from ..core.jit import jit, kernel
+from ..core.contract import ILLEGAL, UNSEEN
 from .idastar import first_bound
-from .statetable import (
+from ..core.hashset import (
     find,
     find_hashed,
     grow_rows,
@@ -409,7 +409,9 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 #: The set's lookups are called once or twice per child, compiled without numba's reference
 #: counting (they never allocate) like the domain functions.
-_no_refcount = njit(cache=True, _nrt=False)
+def _no_refcount(func):
+    return jit(func, _nrt=False)
+
 
 
 @_no_refcount

@@ -22,9 +22,9 @@ import time
 
 import numpy as np
 
-from .._numba_cache import kernel
-from ..domain import ILLEGAL, PLAIN_FRONTIER
-from .statetable import (
+from ..core.jit import kernel
+from ..core.contract import ILLEGAL, PLAIN_FRONTIER
+from ..core.hashset import (
     find_hashed,
     grow_rows,
     has_room,

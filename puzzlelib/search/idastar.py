@@ -22,11 +22,11 @@ table is for single solutions only).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from .._numba_cache import kernel
-from ..domain import ILLEGAL
-from .statetable import find_hashed, hash_state, new_table, put
+from ..core.jit import jit, kernel
+from ..core.contract import ILLEGAL
+from ..core.hashset import find_hashed, hash_state, new_table, put
 from .workshare import new_counter, take, workers
 
 #: ``status`` values returned by the kernel.
@@ -242,7 +242,7 @@ def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
 FIRST_TRANSPOSITIONS = 1 << 16
 
 
-@njit(cache=True)
+@jit
 def new_transpositions(state_len, rows):
     """An empty transposition table with room for ``rows`` positions (it never grows during a
     pass: once full, new positions are searched without being recorded). A tuple: hash set
@@ -255,7 +255,7 @@ def new_transpositions(state_len, rows):
     return slots, pool, depths, passes, info
 
 
-@njit(cache=True)
+@jit
 def _seen_before(tt, state, g):
     """Whether the current pass has entered ``state`` before at depth ``g`` or less. If not,
     it is recorded at ``g`` (when the table has room). A position entered again no less deep
@@ -484,7 +484,7 @@ def split_subtrees(last_pass_nodes):
     return min(SPLIT_SUBTREES, max(SPLIT_MIN_SUBTREES, last_pass_nodes // SPLIT_NODES_PER_SUBTREE))
 
 
-@njit(cache=True)
+@jit
 def first_bound(bound0, h0, step):
     """``bound0`` raised to at least ``h0`` in whole steps (keeping the solutions' parity)."""
     if h0 > bound0:
@@ -492,7 +492,7 @@ def first_bound(bound0, h0, step):
     return bound0
 
 
-@njit(cache=True)
+@jit
 def next_bound(bound, over, step):
     """The bound after a pass whose smallest ``f`` over ``bound`` was ``over``: at least one
     step more, in whole steps."""

@@ -25,13 +25,13 @@ until reached); the table decides what is new, one byte per position. Two ways t
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 from numba.extending import overload
 
-from .._numba_cache import kernel
-from .. import memory
-from ..domain import ILLEGAL, UNSEEN
-from ..errors import SearchLimitError
+from ..core.jit import jit, kernel
+from ..core import memory
+from ..core.contract import ILLEGAL, UNSEEN
+from ..core.errors import SearchLimitError
 from .workshare import new_counter, take, workers
 
 #: Table entries per parallel work item.
@@ -312,7 +312,7 @@ def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p, m
     return fs, fr, fm, lo, hi, depth, counts[:n]
 
 
-@njit(cache=True)
+@jit
 def _ranks_at_depth(dist, depth, limit):
     """The first ``limit`` ranks whose entry equals ``depth``, and how many there are in all."""
     out = np.empty(limit, dtype=np.int64)
@@ -352,7 +352,7 @@ def _walk_down(dist, r_end, fns, p):
     return moves
 
 
-@njit(cache=True)
+@jit
 def _count_reached(dist):
     total = 0
     for r in range(dist.shape[0]):

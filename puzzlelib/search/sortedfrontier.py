@@ -33,18 +33,18 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
-from numba import njit
 
-from .._numba_cache import kernel
-from ..domain import ILLEGAL, PLAIN_FRONTIER
-from ..memory import SHARE, available_bytes, human
+
+from ..core.jit import jit, kernel
+from ..core.contract import ILLEGAL, PLAIN_FRONTIER
+from ..core.memory import SHARE, available_bytes, human
 
 #: Children each thread writes before sorting them into a run (8 bytes each, twice: the buffer
 #: and the sort's scratch).
 RUN_KEYS = 1 << 22
 
 
-@njit(cache=True)
+@jit
 def radix_sort(a, tmp, bits):
     """Sort ``a`` (``uint64``, keys below ``2**bits``) in place, least significant digit first;
     ``tmp`` is scratch of at least ``a``'s length. An even number of passes of at most 11 bits
@@ -76,7 +76,7 @@ def radix_sort(a, tmp, bits):
         src, dst = dst, src
 
 
-@njit(cache=True)
+@jit
 def unique_sorted(a):
     """Drop repeats from the sorted ``a`` in place; returns how many distinct keys lead it."""
     n = a.shape[0]
@@ -90,7 +90,7 @@ def unique_sorted(a):
     return m
 
 
-@njit(cache=True)
+@jit
 def merge_unique(a, b):
     """The distinct keys of two sorted arrays of distinct keys, sorted."""
     out = np.empty(a.shape[0] + b.shape[0], dtype=np.uint64)
@@ -119,7 +119,7 @@ def merge_unique(a, b):
     return out[:k].copy()
 
 
-@njit(cache=True, nogil=True)
+@jit(nogil=True)
 def _gallop(a, j, x):
     """The first index ``>= j`` of sorted ``a`` whose key is ``>= x`` (``a.shape[0]`` if none):
     steps of 1, 2, 4, ... from ``j``, then halving, so a short hop costs a few reads."""
@@ -144,7 +144,7 @@ def _gallop(a, j, x):
     return hi
 
 
-@njit(cache=True, nogil=True)
+@jit(nogil=True)
 def drop_known(a, n, b, c):
     """Drop from the sorted ``a[:n]``, in place, the keys found in sorted ``b`` or sorted
     ``c``; returns how many keys are left at its front. ``a`` may be far shorter than ``b`` and
@@ -166,7 +166,7 @@ def drop_known(a, n, b, c):
     return k
 
 
-@njit(cache=True)
+@jit
 def _to_word(key, key_len):
     v = np.uint64(0)
     for j in range(key_len):
@@ -174,7 +174,7 @@ def _to_word(key, key_len):
     return v
 
 
-@njit(cache=True)
+@jit
 def _from_word(v, key, key_len):
     for j in range(key_len):
         key[j] = (v >> np.uint64(8 * j)) & np.uint64(255)
@@ -200,7 +200,7 @@ def _key_states(keys, ffns, p, key_len):
     return out
 
 
-@njit(cache=True)
+@jit
 def words_to_bytes(keys, key_len):
     """Keys as rows of ``key_len`` bytes (the form :mod:`.frontier` stores)."""
     out = np.empty((keys.shape[0], key_len), dtype=np.uint8)

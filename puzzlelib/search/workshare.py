@@ -24,10 +24,11 @@ after one it has found an answer in) keeps that.
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.ufunc import parallel as _parallel
+from ..core.jit import jit
 
 # Start numba's thread pool now: it is what makes the threading layer's ``get_num_threads``
 # known to the linker, which :func:`_num_threads` (and kernels loaded from the cache) call.
@@ -49,13 +50,13 @@ def _fetch_add(typingctx, arr, i, v):
     return sig, codegen
 
 
-@njit(cache=True)
+@jit
 def new_counter():
     """A fresh task counter (starts at task 0)."""
     return np.zeros(1, dtype=np.int64)
 
 
-@njit(cache=True)
+@jit
 def take(counter):
     """The next task number (each number is handed out exactly once, whatever the threads)."""
     return _fetch_add(counter, 0, 1)
@@ -76,7 +77,7 @@ def _num_threads(typingctx):
     return sig, codegen
 
 
-@njit(cache=True)
+@jit
 def workers(n_tasks):
     """How many workers to start: one per thread, never more than there are tasks."""
     return max(1, min(_num_threads(), n_tasks))

@@ -82,7 +82,7 @@ parent's, with no state array and no rank:
     (:mod:`puzzlelib.search.layered`) keeps its layer lists as keys instead of states.
 
 Compilation: numba specialises each kernel for the functions it is given. Domain functions
-(:func:`domain_fn`) and kernels (:func:`puzzlelib._numba_cache.kernel`) are both cached on disk,
+(:func:`domain_fn`) and kernels (:func:`puzzlelib.core.jit.kernel`) are both cached on disk,
 so only the first process after a change of the package's source compiles them; a kernel given
 functions from outside the package (a new domain of your own) is compiled once per process
 instead. The API times compilation (or loading from the cache) apart, as ``compile_seconds``.
@@ -90,10 +90,9 @@ instead. The API times compilation (or loading from the cache) apart, as ``compi
 
 from collections import namedtuple
 
-from numba import njit
 from numba.extending import typeof_impl
 
-from ._numba_cache import stable_identity
+from .jit import domain_fn
 
 #: Returned by ``step`` for a move that cannot be made from the current state.
 ILLEGAL = -(1 << 40)
@@ -105,21 +104,6 @@ DomainFns = namedtuple(
     "DomainFns", ["step", "inverse", "is_goal", "heuristic", "rank", "unrank", "rank_after"]
 )
 
-
-#: Decorator for domain functions (they never allocate): compiled without numba's reference
-#: counting, a call no longer increments and decrements every array of ``params`` on the way
-#: in and out, so its cost does not grow with what ``params`` holds. Measured on 2 cores
-#: (2026-11-22): a pattern-database move 520 ns -> 83 ns; calls that LLVM inlines were already
-#: free of it.
-_domain_jit = njit(cache=True, _nrt=False)
-
-
-def domain_fn(func):
-    """``@njit`` for a domain function: cached, no reference counting, and (for this package's
-    own functions) the same numba id in every process, so that the search kernels compiled for
-    it are found in numba's on-disk cache by later processes (see :mod:`puzzlelib._numba_cache`).
-    """
-    return stable_identity(_domain_jit(func))
 
 @domain_fn
 def no_rank(state, params):

@@ -35,10 +35,11 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from numba import njit
+
 from numba.extending import overload
 
-from .domains.blocks import (
+from ..core.jit import jit
+from ..domains.blocks import (
     B_TL,
     FRONTIER,
     EMPTY,
@@ -55,11 +56,11 @@ from .domains.blocks import (
     unpack_cells,
     write_image,
 )
-from .errors import PuzzleError, SearchLimitError
-from .pdb import cache_dir, read_file, write_atomic
-from .search.frontier import frontier_bfs
-from .search.sortedfrontier import sorted_frontier_bfs
-from .search.statetable import find_hashed, grow_rows, hash_state, insert_hashed, new_table
+from ..core.errors import PuzzleError, SearchLimitError
+from .sliding import cache_dir, read_file, write_atomic
+from ..search.frontier import frontier_bfs
+from ..search.sortedfrontier import sorted_frontier_bfs
+from ..core.hashset import find_hashed, grow_rows, hash_state, insert_hashed, new_table
 
 MAPS = {"f": 0, "b": 1, "l": 2, "c": 2}
 MAP_NAMES = {"f": "full", "l": "line", "c": "cell", "b": "blank"}
@@ -128,7 +129,7 @@ def region_table(rows, cols, g):
     return out
 
 
-@njit(cache=True)
+@jit
 def _fits_shape(cells, x, s, rows, cols):
     n = rows * cols
     c = x % cols
@@ -142,7 +143,7 @@ def _fits_shape(cells, x, s, rows, cols):
             and cells[x + cols] == FREE and cells[x + cols + 1] == FREE)
 
 
-@njit(cache=True)
+@jit
 def _put(cells, x, s, cols, undo):
     if s == 0:
         cells[x] = FREE if undo else EMPTY
@@ -161,14 +162,14 @@ def _put(cells, x, s, cols, undo):
         cells[x + cols + 1] = FREE if undo else B_TL + 3
 
 
-@njit(cache=True)
+@jit
 def _next_free(cells, x):
     while x < cells.shape[0] and cells[x] != FREE:
         x += 1
     return x
 
 
-@njit(cache=True)
+@jit
 def _arrange(base, rows, cols, left, as_keys, enc, key_len):
     """Every way to fill the ``FREE`` cells of ``base`` with ``left[s]`` pieces of each kind
     ``s`` (0 empty, 1 a 1x1, 2 a 1x2, 3 a 2x1, 4 a 2x2): a depth-first search over the first
@@ -261,7 +262,7 @@ def _key_row_impl(keys, k, key_len, out):
     return impl
 
 
-@njit(cache=True, nogil=True)
+@jit(nogil=True)
 def _record_images(keys, key_len, cols, dec, depth, i, mode, region_of, n, cell_bytes, slots,
                    pool, n_img, values):
     """Insert the image of every position of one layer (given by its keys: rows of
@@ -382,7 +383,7 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
     ones, kh, kv, _ = parsed[0]
     if puz.goal is None:
         raise PuzzleError("a pattern database needs a goal (the daughter's place)")
-    from .domains.blocks import pieces_of
+    from ..domains.blocks import pieces_of
 
     pieces = relaxed_pieces(pieces_of(puz.start_cells, puz.cols), kh, kv)
     relaxed = BlockPuzzle(pieces, metric=puz.metric, goal=puz.goal, rows=puz.rows, cols=puz.cols,
@@ -552,7 +553,7 @@ def _load_partial(path, names, image_lens):
     return counts, prev, cur, pools, values, float(header["seconds"])
 
 
-@njit(cache=True)
+@jit
 def _table_of(rows):
     """A hash set holding ``rows`` (images), row ``i`` as index ``i``."""
     n, L = rows.shape
@@ -633,7 +634,7 @@ def block_pdbs(puz, names, progress=None, cache=True):
     return [found[nm] for nm in names]
 
 
-@njit(cache=True)
+@jit
 def _join(pools, values, offsets, L):
     total = offsets[-1]
     slots, pool = new_table(L, max(16, total))

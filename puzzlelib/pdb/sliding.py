@@ -25,13 +25,14 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from . import memory
-from .domain import UNSEEN
-from .domains.pattern import TABLE_CELLS, PatternSpace
-from .errors import PuzzleError
-from .search.layered import layered_bfs
+from ..core.jit import jit
+from ..core import memory
+from ..core.contract import UNSEEN
+from .space import TABLE_CELLS, PatternSpace
+from ..core.errors import PuzzleError
+from ..search.layered import layered_bfs
 
 FORMAT = "puzzlelib-pdb-1"
 
@@ -91,7 +92,7 @@ class PatternDatabase:
 
     def value(self, positions):
         """The database's value with the group's tiles on ``positions`` (in group order)."""
-        from .domains.pattern import placement_rank
+        from .space import placement_rank
 
         pos = np.asarray(positions, dtype=np.int64)
         return int(self.table[placement_rank(pos, self.k, self.rows * self.cols)])
@@ -106,7 +107,7 @@ class PatternDatabase:
                 f"max {int(self.table[self.table != UNSEEN].max())})")
 
 
-@njit(parallel=True, cache=True)
+@jit(parallel=True)
 def _least_per_placement(dist, per):
     """``out[c] = min(dist[c * per : (c + 1) * per])``: the least over the blank's regions."""
     n = dist.shape[0] // per

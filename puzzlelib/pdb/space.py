@@ -27,12 +27,13 @@ among the free cells.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
-from ..domain import ILLEGAL, DomainFns, domain_fn
-from ..errors import PuzzleError
-from .sliding import grid_neighbours
-from ..hashing import _popcount, divmod_fast, lowest_bit
+
+from ..core.jit import jit
+from ..core.contract import ILLEGAL, DomainFns, domain_fn
+from ..core.errors import PuzzleError
+from ..domains.sliding import grid_neighbours
+from ..core.hashing import _popcount, divmod_fast, lowest_bit
 
 #: Cell masks are kept in 32 bits.
 MAX_PATTERN_CELLS = 32
@@ -88,7 +89,7 @@ def _lowest(m):
     return lowest_bit(m)
 
 
-@njit(cache=True)
+@jit
 def _component_table(n, p):
     """``comp[free, cell]`` for every mask of free cells: a 2 MiB table on 16 cells, which
     makes finding the blank's region one memory read instead of a flood fill."""

@@ -13,9 +13,10 @@ import math
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic, overload
 
+from .jit import jit
 from .errors import PuzzleError
 
 #: The largest ``n`` whose ``n!`` fits a signed 64-bit integer.
@@ -57,20 +58,20 @@ def _cttz(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True)
+@jit
 def _popcount(x):
     """Number of set bits of a non-negative 64-bit integer (one instruction where the
     processor has it)."""
     return _ctpop(np.int64(x))
 
 
-@njit(cache=True)
+@jit
 def lowest_bit(x):
     """Index of the lowest set bit of a non-zero 64-bit integer."""
     return _cttz(np.int64(x))
 
 
-@njit(cache=True)
+@jit
 def popcount_swar(x):
     """The same count by plain bit arithmetic (SWAR), kept as the reference for tests."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -79,7 +80,7 @@ def popcount_swar(x):
     return (x * 0x0101010101010101) >> 56
 
 
-@njit(cache=True)
+@jit
 def divmod_fast(a, b):
     """``divmod`` of non-negative 64-bit integers, with a 32-bit division when both fit (several
     times faster than a 64-bit one on many x86 processors)."""
@@ -102,7 +103,7 @@ def _item_of(seq, i):
     return lambda seq, i: seq[i]
 
 
-@njit(cache=True, inline="always")  # (inlined: 10% of the BFS over keys, side by side)
+@jit(inline="always")  # (inlined: 10% of the BFS over keys, side by side)
 def perm_rank_skip(seq, length, skip, shift):
     """Lexicographic rank of the permutation read from ``seq[0:length]`` (an array, or an
     integer holding the items as 4-bit fields: see :func:`_item`) with position ``skip`` left
@@ -127,7 +128,7 @@ def perm_rank_skip(seq, length, skip, shift):
     return r
 
 
-@njit(cache=True)
+@jit
 def perm_rank(perm, n):
     """Lexicographic rank of ``perm[0:n]``, a permutation of ``0..n-1``, in ``0..n!-1``."""
     return perm_rank_skip(perm, n, -1, 0)
@@ -137,7 +138,7 @@ def perm_rank(perm, n):
 _NIBBLES = np.uint64(0xFEDCBA9876543210)
 
 
-@njit(cache=True)
+@jit
 def perm_unrank(r, n, out):
     """Write into ``out[0:n]`` the permutation of ``0..n-1`` whose rank is ``r``; return its
     parity (0 even, 1 odd).
@@ -174,7 +175,7 @@ def perm_unrank(r, n, out):
     return parity
 
 
-@njit(cache=True)
+@jit
 def perm_parity(perm, n):
     """Parity (0 even, 1 odd) of the permutation ``perm[0:n]`` of ``0..n-1``."""
     seen = np.int64(0)
@@ -289,7 +290,7 @@ def multiset_tables(cls, counts, ignore=None):
     return shift, update, weights
 
 
-@njit(cache=True)
+@jit
 def multiset_rank(seq, length, shift, update, weights):
     """Rank of the arrangement ``seq[0:length]``, with the tables of :func:`multiset_tables`:
     at most 15 items in at most 8 classes (7 with an ignored value). One pass, no division, no
@@ -315,7 +316,7 @@ def multiset_rank(seq, length, shift, update, weights):
     return r
 
 
-@njit(cache=True)
+@jit
 def multiset_rank_skip_long(seq, length, skip, cls, weights):
     """The multiset rank for any number of items and classes (``cls[v]``: the class of value
     ``v``; ``weights`` from :func:`multiset_weights`). Gives the same ranks as
@@ -345,7 +346,7 @@ def multiset_rank_skip_long(seq, length, skip, cls, weights):
     return r
 
 
-@njit(cache=True)
+@jit
 def multiset_unrank(r, counts, radix, out):
     """Write into ``out[0:k]`` the classes of the arrangement of rank ``r`` (the inverse of
     :func:`multiset_rank`), ``k = sum(counts)``."""

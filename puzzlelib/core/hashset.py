@@ -19,14 +19,15 @@ import sys
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from .jit import jit
 
 EMPTY = -1
 
 
-@njit(cache=True)
+@jit
 def hash_state(state):
     """64-bit hash of the bytes: eight bytes at a time are gathered into a word and mixed in
     by a multiplication (a byte at a time for the rest), then a final avalanche (splitmix64's
@@ -69,7 +70,7 @@ if sys.platform.startswith("linux"):
 
         return sig, codegen
 
-    @njit(cache=True)
+    @jit
     def huge_pages(arr):
         """Ask Linux to back a fresh array of at least :data:`HUGE_PAGE_BYTES` with 2 MiB pages
         (``MADV_HUGEPAGE``, as numpy does for its own arrays), before anything is written to
@@ -84,12 +85,12 @@ if sys.platform.startswith("linux"):
 
 else:
 
-    @njit(cache=True)
+    @jit
     def huge_pages(arr):
         """Linux only (elsewhere nothing to do)."""
 
 
-@njit(cache=True)
+@jit
 def _empty_slots(n_slots):
     slots = np.empty(n_slots, dtype=np.int64)
     huge_pages(slots)
@@ -97,7 +98,7 @@ def _empty_slots(n_slots):
     return slots
 
 
-@njit(cache=True)
+@jit
 def new_table(state_len, capacity):
     """An empty set with room for ``capacity`` states before it grows: (slots, pool)."""
     n_slots = 16
@@ -116,7 +117,7 @@ _LOW = np.int64(0xFFFFFFFF)
 _TAG_SLOTS = 1 << 31
 
 
-@njit(cache=True)
+@jit
 def _tag(h):
     """31 low bits of the hash, kept in the slot beside the pool index, so most probes of
     other states are settled without reading the pool (one cache miss instead of two). The
@@ -128,7 +129,7 @@ def _tag(h):
     return np.int64(h & np.uint64(0x7FFFFFFF))
 
 
-@njit(cache=True)
+@jit
 def _same(pool, idx, state):
     for i in range(state.shape[0]):
         if pool[idx, i] != state[i]:
@@ -154,7 +155,7 @@ def _prefetch(typingctx, arr, i):
     return sig, codegen
 
 
-@njit(cache=True)
+@jit
 def prefetch(slots, h):
     """Start loading the slot where a lookup of hash ``h`` begins. A search that prefetches
     the slots of a batch of states before looking them up waits for one cache miss per batch
@@ -162,13 +163,13 @@ def prefetch(slots, h):
     _prefetch(slots, np.intp(h & np.uint64(slots.shape[0] - 1)))
 
 
-@njit(cache=True)
+@jit
 def find(slots, pool, state):
     """Pool index of ``state``, or -1."""
     return find_hashed(slots, pool, state, hash_state(state))
 
 
-@njit(cache=True)
+@jit
 def find_hashed(slots, pool, state, h):
     """:func:`find` given ``h = hash_state(state)`` (one hash for several lookups)."""
     mask = np.uint64(slots.shape[0] - 1)
@@ -185,7 +186,7 @@ def find_hashed(slots, pool, state, h):
         s = (s + np.uint64(1)) & mask
 
 
-@njit(cache=True)
+@jit
 def _rehash(slots_size, old_slots, pool, size):
     """The ``size`` states of the table in ``slots_size`` slots."""
     slots = _empty_slots(slots_size)
@@ -207,7 +208,7 @@ def _rehash(slots_size, old_slots, pool, size):
     return slots
 
 
-@njit(cache=True)
+@jit
 def grow_rows(arr, new_rows):
     """Copy of ``arr`` (1-D or 2-D, C-contiguous) with room for ``new_rows`` rows."""
     out = np.empty((new_rows,) + arr.shape[1:], dtype=arr.dtype)
@@ -221,7 +222,7 @@ def grow_rows(arr, new_rows):
     return out
 
 
-@njit(cache=True)
+@jit
 def insert(slots, pool, size, state):
     """Add ``state`` (known to be absent) as pool row ``size``.
 
@@ -230,7 +231,7 @@ def insert(slots, pool, size, state):
     return insert_hashed(slots, pool, size, state, hash_state(state))
 
 
-@njit(cache=True)
+@jit
 def insert_hashed(slots, pool, size, state, h):
     """:func:`insert` given ``h = hash_state(state)``."""
     if not has_room(slots, pool, size, 1):
@@ -239,14 +240,14 @@ def insert_hashed(slots, pool, size, state, h):
     return slots, pool
 
 
-@njit(cache=True)
+@jit
 def has_room(slots, pool, size, extra):
     """Whether ``extra`` more states fit beside ``size`` without growing (the pool has the
     rows, and the slots stay at most half full)."""
     return size + extra <= pool.shape[0] and 2 * (size + extra) <= slots.shape[0]
 
 
-@njit(cache=True)
+@jit
 def make_room(slots, pool, size, extra):
     """The table (holding ``size`` states) grown, each part by doubling, until
     :func:`has_room` for ``extra`` more: returns (slots, pool)."""
@@ -263,7 +264,7 @@ def make_room(slots, pool, size, extra):
     return slots, pool
 
 
-@njit(cache=True)
+@jit
 def put(slots, pool, size, state, h):
     """Store ``state`` (known to be absent, ``h = hash_state(state)``) as pool row ``size``
     in a table that :func:`has_room` for it. The caller's size becomes ``size + 1``."""
@@ -276,7 +277,7 @@ def put(slots, pool, size, state, h):
     slots[s] = (_tag(h) << 32) | size
 
 
-@njit(cache=True)
+@jit
 def path_to(idx, parent, move):
     """Moves from the root (parent -1) to pool row ``idx``, following parent links."""
     n = 0

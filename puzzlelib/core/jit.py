@@ -1,0 +1,210 @@
+"""Compiling this package's numba functions, and caching them on disk in its own folder.
+
+Every numba function of the package is made by :func:`jit`, :func:`kernel` or
+:func:`domain_fn`. Each one caches its compiled code on disk, in the package's own folder
+(:func:`cache_folder`), and nowhere else: numba's settings are left as they were, so a user's
+own numba functions cache where numba would put them.
+
+**One folder per version of the whole source.** numba keys a cached function by its own file
+alone. A function whose file did not change, but which inlined code from a file that did (a
+hash-set helper, say), would be loaded stale and give wrong answers without an error. So the
+folder is named by a digest of every source file of the package: any change compiles
+everything again. Folders of older versions may be deleted at any time.
+
+**Kernels given a domain's functions.** A search kernel is compiled for the bundle of domain
+functions it is given, and numba keys its cache entry by the argument types, a function's
+type included. That type names the function by an id numba draws anew in every process, so an
+entry saved by one process would never be found by the next. Each of this package's domain
+functions therefore gets an id made of its module and name (:func:`stable_identity`), the same
+in every process. That is safe because the folder changes with any of the package's source.
+Functions from outside the package (a puzzle of your own) keep numba's random id, and a
+kernel given one saves no entry (it would never be found again, and nothing would notice if
+its source changed): such kernels are compiled once per process.
+"""
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator
+
+from .store import cache_root
+
+#: The package's folder (``puzzlelib/``).
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def source_digest(package=PACKAGE):
+    """A digest of every ``.py`` file of the package (names and contents)."""
+    digest = hashlib.sha256()
+    for f in sorted(package.rglob("*.py")):
+        digest.update(str(f.relative_to(package)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+DIGEST = source_digest()
+
+
+def cache_folder():
+    """Where this version of the package caches its compiled code:
+    ``$NUMBA_CACHE_DIR/puzzlelib-<digest>`` when ``NUMBA_CACHE_DIR`` is set, else
+    ``<cache root>/numba/<digest>`` (the cache root: ``$PUZZLELIB_CACHE``, else
+    ``$XDG_CACHE_HOME/puzzlelib`` or ``~/.cache/puzzlelib``)."""
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if numba_dir:
+        return os.path.join(numba_dir, f"puzzlelib-{DIGEST}")
+    return os.path.join(cache_root(), "numba", DIGEST)
+
+
+class _PackageLocator(_CacheLocator):
+    """numba's cache locator for this package's functions: the folder of this version of the
+    source, one subfolder per module."""
+
+    def __init__(self, py_func, py_file, module):
+        self._lineno = py_func.__code__.co_firstlineno
+        self._path = os.path.join(cache_folder(), module)
+
+    def get_cache_path(self):
+        return self._path
+
+    def get_source_stamp(self):
+        return DIGEST
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        try:
+            rel = Path(py_file).resolve().relative_to(PACKAGE)
+        except ValueError:
+            return None
+        self = cls(py_func, py_file, ".".join(rel.with_suffix("").parts))
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        return self
+
+
+class _PackageCacheImpl(CompileResultCacheImpl):
+    _locator_classes = [_PackageLocator]
+
+
+class PackageCache(FunctionCache):
+    """numba's on-disk cache, in this package's folder (see the module)."""
+
+    _impl_class = _PackageCacheImpl
+
+
+PREFIX = "puzzlelib:"
+
+
+def _is_stable(dispatcher):
+    try:
+        return dispatcher._uuid.startswith(PREFIX)
+    except AttributeError:
+        return False
+
+
+def _only_stable_functions(ty):
+    """No function in the numba type ``ty`` (nested tuples included) has a per-process id."""
+    from numba.core import types
+
+    if isinstance(ty, types.Dispatcher):
+        return _is_stable(ty.dispatcher)
+    if isinstance(ty, types.BaseTuple):
+        return all(_only_stable_functions(t) for t in ty.types)
+    return not isinstance(ty, types.Callable)
+
+
+class KernelCache(PackageCache):
+    """:class:`PackageCache` that saves no entry naming a function from outside the package."""
+
+    def save_overload(self, sig, data):
+        from numba.core import sigutils
+
+        args, _ = sigutils.normalize_signature(sig)
+        if all(_only_stable_functions(t) for t in args):
+            super().save_overload(sig, data)
+
+
+def _with_cache(dispatcher, cache_class):
+    try:
+        dispatcher._cache = cache_class(dispatcher.py_func)
+    except (RuntimeError, OSError):
+        pass  # no writable folder: compiled in each process, never loaded stale
+    return dispatcher
+
+
+def jit(func=None, **options):
+    """``numba.njit`` for this package, cached in its folder. ``@jit`` or ``@jit(parallel=True)``."""
+    if func is None:
+        return lambda f: jit(f, **options)
+    return _with_cache(numba.njit(**options)(func), PackageCache)
+
+
+def kernel(func=None, **options):
+    """:func:`jit` for search kernels (functions given a domain's functions): no entry is saved
+    for a kernel given a function from outside the package. ``@kernel`` or
+    ``@kernel(parallel=True)``."""
+    if func is None:
+        return lambda f: kernel(f, **options)
+    return _with_cache(numba.njit(**options)(func), KernelCache)
+
+
+def stable_identity(dispatcher):
+    """Give a module-level numba function of this package the same id in every process.
+
+    Anything else (a function outside ``puzzlelib``, or a numba without this private hook) is
+    left as it is: kernels given it are compiled in each process."""
+    func = dispatcher.py_func
+    module = getattr(func, "__module__", "") or ""
+    if not module.startswith("puzzlelib.") or "<locals>" in func.__qualname__:
+        return dispatcher
+    try:
+        dispatcher._set_uuid(f"{PREFIX}{module}.{func.__qualname__}")
+    except (AttributeError, AssertionError):
+        pass
+    return dispatcher
+
+
+def domain_fn(func):
+    """:func:`jit` for a domain function (see :mod:`puzzlelib.core.contract`): compiled without
+    numba's reference counting (domain functions never allocate, and a call then no longer
+    increments and decrements every array of ``params`` on the way in and out), and with the
+    same id in every process (:func:`stable_identity`)."""
+    return stable_identity(jit(func, _nrt=False))
+
+
+# --- Calling a kernel without typing its arguments again --------------------------------------
+#
+# numba's dispatcher works out the numba type of every argument on every call, to pick the
+# compiled code: for bidirectional search on the 8-puzzle (two arrays, three bundles of domain
+# functions and parameters, three integers) a noticeable share of a search of a fraction of a
+# millisecond. Where a caller knows that its arguments keep their types, it can call the
+# compiled code itself.
+
+_DIRECT = {}
+
+
+def call_direct(dispatcher, key, *args):
+    """``dispatcher(*args)``; after the first call with this ``key``, through the compiled code
+    that call used, without numba's typing of the arguments.
+
+    The caller vouches that every call with one ``key`` passes arguments of the same numba
+    types as the first (arrays of the same dtype, dimensions and layout, the same bundles of
+    functions, parameters of the same namedtuple type holding the same types): the compiled
+    code reads them as those types, unchecked. Where this numba does not expose its compiled
+    code (``Dispatcher.overloads``, ``entry_point``), every call goes through the dispatcher."""
+    entry = _DIRECT.get((dispatcher, key))
+    if entry is not None:
+        return entry(*args)
+    result = dispatcher(*args)  # compiles if it must, and types the arguments as always
+    try:
+        entry = dispatcher.overloads[tuple(dispatcher.typeof_pyval(a) for a in args)].entry_point
+    except (AttributeError, KeyError, TypeError, ValueError):
+        entry = dispatcher
+    _DIRECT[(dispatcher, key)] = entry
+    return result
