@@ -19,6 +19,9 @@ def _main():
     suite = args.pop(0) if args and args[0] in SUITES else "8puzzle"
     if suite != "startup" and not os.environ.get("NUMBA_CACHE_DIR"):
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="puzzlelib-bench-numba-")
+    import puzzlelib
+
+    puzzlelib.tune()  # as the command line does: freed memory kept, threads started
     if suite == "startup":
         from .bench_startup import main
     elif suite == "001":

@@ -16,7 +16,6 @@ The public API is small:
 Command line: ``python -m puzzlelib --help``.
 """
 
-from .core.memory import keep_freed_memory  # noqa: I001
 from .api import (Batch, Layers, RotationResult, Solution, compile_seconds, layers, rotation,
                   solve, solve_many)
 from .blocks import BlockLayers, BlockSolution, block_layers, block_pdb, block_solve
@@ -24,8 +23,8 @@ from .domains.blocks import BlockPuzzle
 from .domains.rotation import RotationPuzzle
 from .domains.sliding import SlidingPuzzle
 from .core.errors import PuzzleError, SearchLimitError, UnsolvableError
+from .tuning import tune
 
-keep_freed_memory()  # the C library keeps freed pages for the next call (see the function)
 
 __all__ = [
     "Batch",
@@ -48,5 +47,6 @@ __all__ = [
     "rotation",
     "solve",
     "solve_many",
+    "tune",
 ]
 __version__ = "0.1.0"

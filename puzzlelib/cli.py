@@ -14,6 +14,7 @@ from .blocks import block_layers, block_pdbs, block_solve
 from .api import METHODS, ROTATION_MAX_OPS, ROTATION_METHODS, layers, rotation, solve
 from .domains.rotation import parse_contest_input
 from .domains.sliding import HEURISTICS
+from .tuning import tune
 from .core.errors import PuzzleError, SearchLimitError
 
 
@@ -200,6 +201,7 @@ def _blocks(args):
 
 def main(argv=None):
     args = _parser().parse_args(argv)
+    tune()  # a command runs searches: keep freed memory, start the threads (see puzzlelib.tuning)
     try:
         if args.command == "solve":
             kw = {} if args.max_states is None else {"max_states": args.max_states}

@@ -95,6 +95,7 @@ def test_a_second_process_loads_the_kernels_instead_of_compiling_them(tmp_path):
 _FAULTS = """
 import json, resource
 import puzzlelib
+puzzlelib.tune()
 for _ in range(3):  # compiled (or loaded from the cache), then warm
     puzzlelib.layers("1 2 3 4 5 6 7 8 0", threads=1)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -108,10 +109,11 @@ print(json.dumps((after - before) / 5))
 def test_a_process_that_loaded_its_kernels_does_not_fault_its_tables_in_anew():
     """The 8-puzzle's whole table, again and again, in a process that loaded its kernels from
     the cache (the second one here): its memory is reused from call to call, not unmapped and
-    faulted in again (about 500 page faults per call without :func:`keep_freed_memory`)."""
+    faulted in again (about 500 page faults per call without
+    :func:`~puzzlelib.tuning.keep_freed_memory`, which :func:`puzzlelib.tune` makes)."""
     import platform
 
-    from puzzlelib.core import memory
+    from puzzlelib import tuning as memory
 
     if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
         import pytest

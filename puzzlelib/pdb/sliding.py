@@ -33,6 +33,7 @@ from ..core.contract import UNSEEN
 from .space import TABLE_CELLS, PatternSpace
 from ..core.errors import PuzzleError
 from ..search.layered import layered_bfs
+from ..search.workshare import start_threads
 
 FORMAT = "puzzlelib-pdb-1"
 
@@ -242,6 +243,7 @@ def _compile_builder(fns_table):
     start = tiny.state([0], tiny.n_cells - 1)
     dist, _ = layered_bfs(tiny.fns, tiny.params, tiny.n_ranks,
                           [int(tiny.fns.rank(start, tiny.params))], kernel="scan")
+    start_threads()
     _least_per_placement(dist, tiny.n_cells - tiny.k)
 
 
@@ -278,6 +280,7 @@ def build(rows, cols, cells, blank, progress=None):
         if bar is not None:
             bar.refresh()
             bar.close()
+    start_threads()
     table = _least_per_placement(dist, space.n_cells - space.k)
     del dist
     seconds = time.perf_counter() - t0

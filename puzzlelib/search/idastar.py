@@ -27,7 +27,7 @@ from numba import prange
 from ..core.jit import jit, kernel
 from ..core.contract import ILLEGAL
 from ..core.hashset import find_hashed, hash_state, new_table, put
-from .workshare import new_counter, take, workers
+from .workshare import new_counter, start_threads, take, workers
 
 #: ``status`` values returned by the kernel.
 FOUND, EXHAUSTED, NODE_LIMIT = 0, 1, 2
@@ -561,6 +561,8 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     IDA* passes below its last one).
 
     Returns (status, length, solutions, nodes, path, iterations, first bound)."""
+    if parallel:
+        start_threads()
     tt = None
     if transpositions:
         if ffns is None or count_all:
@@ -682,7 +684,7 @@ def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_ove
     lasts = np.zeros(n, dtype=np.int64)
     if hand_over is None:
         hand_over = HAND_OVER_NODES
-    saved = numba.get_num_threads()
+    saved = start_threads()
     numba.set_num_threads(threads)
     try:
         _deepen_batch(starts, np.asarray(bound0s, dtype=np.int64), fns, p, max_bound, lengths,

@@ -32,7 +32,7 @@ from ..core.jit import jit, kernel
 from ..core import memory
 from ..core.contract import ILLEGAL, UNSEEN
 from ..core.errors import SearchLimitError
-from .workshare import new_counter, take, workers
+from .workshare import new_counter, start_threads, take, workers
 
 #: Table entries per parallel work item.
 CHUNK = 1 << 14
@@ -389,6 +389,7 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, 
 
     Returns ``(dist, counts)``: the table and the exact number of positions at each depth.
     """
+    start_threads()
     dist = np.full(n_ranks, UNSEEN, dtype=np.uint8)
     start_ranks = np.unique(np.asarray(start_ranks, dtype=np.int64))
     dist[start_ranks] = 0

@@ -22,17 +22,23 @@ Tasks start in their own order, so a caller that puts the big ones first (or tha
 after one it has found an answer in) keeps that.
 """
 
+import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
-from numba.np.ufunc import parallel as _parallel
 from ..core.jit import jit
 
-# Start numba's thread pool now: it is what makes the threading layer's ``get_num_threads``
-# known to the linker, which :func:`_num_threads` (and kernels loaded from the cache) call.
-_parallel._launch_threads()
+
+
+def start_threads():
+    """Start numba's thread pool if it is not running yet (numba starts it on first use), and
+    return how many threads it shares work among. Drivers call it before a kernel that shares
+    work: the pool's library is what makes ``get_num_threads`` known to the linker, which
+    :func:`_num_threads` calls, and a kernel loaded from numba's cache is linked when it is
+    loaded."""
+    return numba.get_num_threads()
 
 
 @intrinsic
