@@ -1,52 +1,52 @@
 """puzzlelib: Numba-accelerated state-space search on combinatorial puzzles.
 
-The public API is small:
+One entry for every puzzle:
 
-- :func:`solve` solves a sliding-tile puzzle by BFS, bidirectional BFS, IDDFS, IDA*, A* or
-  greedy search;
-- :func:`solve_many` solves many boards by IDA*, one board per thread (Korf's 100);
-- :func:`layers` counts the positions at every depth from a start (God's algorithm), with a
-  minimal perfect hash chosen from the board (repeated labels included);
-- :func:`rotation` answers the Rotation Puzzle (AtCoder ABC336 F) by bidirectional BFS;
-- :func:`block_solve`, :func:`block_layers` and :func:`block_pdb` (:mod:`puzzlelib.blocks`)
-  handle Hakoiri-musume type block puzzles under three move metrics, with pattern databases;
-- :class:`SlidingPuzzle` is the domain (boards, moves, hash), for code that calls the kernels;
-- :mod:`puzzlelib.teaching` holds plain-Python versions of each algorithm, for reading.
+- :func:`solve` finds a shortest solution (``bfs``, ``bidir``, ``iddfs``, ``idastar``,
+  ``astar``; ``greedy`` for a quick one) of a start on a puzzle;
+- :func:`layers` counts the positions at every depth from a start (God's algorithm);
+- :func:`solve_many` solves many starts, sharing the cores among them;
+- :func:`pattern_databases` loads or builds a puzzle's pattern databases.
 
-Command line: ``python -m puzzlelib --help``.
+Puzzles: :class:`SlidingPuzzle` (any labels, repeated ones included), :class:`RotationPuzzle`,
+:class:`BlockPuzzle`; a new one subclasses :class:`Puzzle`. Every search returns a
+:class:`Result` with one :class:`Stats` record (:class:`Batch` for many starts). Bad input
+raises :class:`PuzzleError` with a message naming the problem.
+
+>>> from puzzlelib import SlidingPuzzle, solve
+>>> solve(SlidingPuzzle("3x3"), "1 2 3 4 5 6 0 7 8", method="bfs").moves
+'rr'
+
+Command line: ``python -m puzzlelib --help``. Plain-Python versions of each algorithm, to
+read: :mod:`puzzlelib.teaching`.
 """
 
-from .api import (Batch, Layers, RotationResult, Solution, compile_seconds, layers, rotation,
-                  solve, solve_many)
-from .blocks import BlockLayers, BlockSolution, block_layers, block_pdb, block_solve
-from .domains.blocks import BlockPuzzle
-from .domains.rotation import RotationPuzzle
-from .domains.sliding import SlidingPuzzle
+from .api import layers, solve, solve_many
 from .core.errors import PuzzleError, SearchLimitError, UnsolvableError
+from .domains import CLASSIC, BlockPuzzle, Puzzle, RotationPuzzle, SlidingPuzzle
+from .instances import random_instances, random_walks
+from .pdb import databases as pattern_databases
+from .results import Batch, Result, Stats
 from .tuning import tune
 
-
 __all__ = [
+    "CLASSIC",
     "Batch",
-    "BlockLayers",
     "BlockPuzzle",
-    "BlockSolution",
-    "Layers",
+    "Puzzle",
     "PuzzleError",
+    "Result",
     "RotationPuzzle",
-    "RotationResult",
     "SearchLimitError",
     "SlidingPuzzle",
-    "Solution",
+    "Stats",
     "UnsolvableError",
-    "block_layers",
-    "block_pdb",
-    "block_solve",
-    "compile_seconds",
     "layers",
-    "rotation",
+    "pattern_databases",
+    "random_instances",
+    "random_walks",
     "solve",
     "solve_many",
     "tune",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

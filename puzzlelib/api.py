@@ -1,271 +1,381 @@
-"""The public API: solve a puzzle, or count the positions at every depth.
+"""The one entry for every puzzle: :func:`solve`, :func:`layers` and :func:`solve_many`.
 
-Everything here validates its input first (clear :class:`~puzzlelib.errors.PuzzleError` messages,
-before any kernel runs), then calls the generic kernels in :mod:`puzzlelib.search` with the
-domain's jitted functions, and times the search apart from JIT compilation.
+Each takes a puzzle object (:class:`~puzzlelib.SlidingPuzzle`,
+:class:`~puzzlelib.RotationPuzzle`, :class:`~puzzlelib.BlockPuzzle`, or any subclass of
+:class:`~puzzlelib.domains.base.Puzzle`) and a start, checks everything before any kernel runs
+(a :class:`~puzzlelib.PuzzleError` naming the problem), runs the search written once in
+:mod:`puzzlelib.search`, and returns a :class:`~puzzlelib.Result` whose
+:class:`~puzzlelib.Stats` mean the same for every method and puzzle.
 
->>> from puzzlelib import solve, layers
->>> sol = solve("8 6 7 2 5 4 3 0 1", size="3x3", method="idastar", all_solutions=True)
+**Threads.** ``threads=None`` (the default everywhere) uses all of numba's threads, which is
+every core unless ``NUMBA_NUM_THREADS`` says otherwise; ``threads=1`` runs on one. Lengths,
+solutions, counts and moves are the same whatever the number. The node counts of a search that
+stops at its first solution on several threads can be larger than on one (other threads may
+have gone on past it): pass ``threads=1`` for counts that repeat exactly.
+
+**Timing.** ``stats.seconds`` is the search alone; ``stats.compile_seconds`` is what the call
+spent compiling kernels or loading them from numba's cache (0 once they are loaded in this
+process); the time to load or build pattern databases is ``extra["pdb_seconds"]``.
+
+>>> from puzzlelib import SlidingPuzzle, solve, layers
+>>> eight = SlidingPuzzle("3x3")
+>>> sol = solve(eight, "8 6 7 2 5 4 3 0 1", method="idastar", all_solutions=True)
 >>> sol.length, sol.solutions
 (31, 40)
->>> lay = layers("1 2 3 4 5 6 7 8 0", size="3x3")
->>> lay.max_depth, len(lay.farthest)
+>>> lay = layers(eight, "1 2 3 4 5 6 7 8 0")
+>>> lay.max_depth, lay.n_farthest
 (31, 2)
 """
 
 import time
-from dataclasses import asdict, dataclass, field
+import warnings
+from contextlib import contextmanager
 
 import numba
 import numpy as np
 
+from . import pdb as _pdb
 from .core import memory
-from .core.jit import call_direct
-from .domains import sliding as _sliding
-from .domains.rotation import OPERATIONS as _rotation_ops
-from .domains.rotation import RotationPuzzle
-from .domains.rotation import parse_grid as parse_rotation_grid
-from .domains.sliding import SlidingPuzzle, parse_board, parse_size
 from .core.errors import PuzzleError, SearchLimitError
-from .search import astar as _astar_mod
-from .search import bidirectional as _bidir_mod
-from .search import idastar as _ida_mod
-from .search import layered as _layered_mod
+from .core.progress import layer_bar, pass_bar
+from .core.timing import timed
+from .domains.base import METHODS, Puzzle
+from .domains.sliding import SlidingPuzzle
+from .core.contract import UNSEEN
+from .results import BEYOND_DEPTH, COMPLETE, NO_SOLUTION, SOLVED, Batch, Result, Stats
+from .search import astar as _astar
+from .search import bidirectional as _bidir
+from .search import frontier as _frontier
+from .search import idastar as _ida
+from .search import layered as _layered
 
-METHODS = ("bfs", "bidir", "iddfs", "idastar", "astar", "greedy")
 #: Methods that can count every optimal solution (``all_solutions=True``).
 COUNTING_METHODS = ("iddfs", "idastar")
+#: Methods guided by a heuristic.
+INFORMED_METHODS = ("idastar", "astar", "greedy")
 #: At most this many farthest positions are returned (their count is always exact).
 FARTHEST_LIMIT = 1000
-#: Default cap on stored states for A*, greedy and bidirectional search (about 1.5 GiB at 4x4).
-DEFAULT_MAX_STATES = 20_000_000
-#: Default greatest bound for iterative deepening.
-DEFAULT_MAX_BOUND = 400
+#: Bidirectional search over two distance tables (one byte a position per side) when the
+#: puzzle's perfect hash has at most this many positions and both fit in memory; else over
+#: hash sets of whole states, which hold only what the search stores.
+BIDIR_TABLE_MAX_RANKS = 1 << 24
+#: Tables of at least this many positions show a progress bar unless told otherwise.
+PROGRESS_MIN_TABLE = 20_000_000
 
 
-@dataclass
-class Solution:
-    """What :func:`solve` found. ``moves`` are the blank's moves (u/d/l/r); ``length`` is -1
-    when no solution was found within the limits."""
-
-    size: str
-    method: str
-    start: list
-    goal: list
-    length: int
-    moves: str
-    nodes: int
-    seconds: float
-    compile_seconds: float
-    solutions: int | None = None
-    extra: dict = field(default_factory=dict)
-
-    def boards(self):
-        """Every board from the start to the goal."""
-        rows, cols = parse_size(self.size)
-        return SlidingPuzzle(rows, cols, goal=self.goal).apply_moves(self.start, self.moves)
-
-    def tiles(self):
-        """The solution as the labels of the tiles moved (document 000's notation)."""
-        rows, cols = parse_size(self.size)
-        return SlidingPuzzle(rows, cols, goal=self.goal).tiles_moved(self.start, self.moves)
-
-    def to_dict(self):
-        d = asdict(self)
-        if self.solutions is None:
-            del d["solutions"]
-        extra = d.pop("extra")
-        d.update(extra)
-        return d
-
-
-@dataclass
-class Layers:
-    """What :func:`layers` found: ``counts[d]`` positions at depth ``d`` from ``start``."""
-
-    size: str
-    start: list
-    counts: list
-    total: int
-    max_depth: int
-    farthest: list
-    n_farthest: int
-    seconds: float
-    compile_seconds: float
-    table: np.ndarray = field(repr=False, default=None)
-    threads: int = 1
-    hash: str = ""
-    _puzzle: SlidingPuzzle = field(repr=False, default=None)
-
-    def depth(self, board):
-        """Depth of ``board`` (moves from ``start``), or -1 if it is not reachable."""
-        arr = self._puzzle.parse(board, what="board")
-        d = int(self.table[int(self._puzzle.fns.rank(self._puzzle.encode(arr), self._puzzle.params))])
-        return -1 if d == _layered_mod.UNSEEN else d
-
-    def path_to(self, board):
-        """Blank moves of a shortest path from ``start`` to ``board``, read back from the table."""
-        arr = self._puzzle.parse(board, what="board")
-        r = int(self._puzzle.fns.rank(self._puzzle.encode(arr), self._puzzle.params))
-        moves = _layered_mod._walk_down(self.table, r, self._puzzle.fns, self._puzzle.params)
-        return "".join(self._puzzle.move_names[m] for m in moves)
-
-    def to_dict(self):
-        return {
-            "size": self.size,
-            "start": self.start,
-            "counts": self.counts,
-            "total": self.total,
-            "max_depth": self.max_depth,
-            "farthest": self.farthest,
-            "n_farthest": self.n_farthest,
-            "seconds": self.seconds,
-            "compile_seconds": self.compile_seconds,
-            "threads": self.threads,
-            "hash": self.hash,
-            "table_bytes": int(self.table.nbytes) if self.table is not None else 0,
-        }
+@contextmanager
+def _on_threads(n):
+    saved = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(saved)
 
 
 # ---------------------------------------------------------------------------------------------
-# compilation, timed apart
-# ---------------------------------------------------------------------------------------------
-
-_COMPILE_SECONDS = {}
-
-
-#: Methods that share one kernel share its compile time.
-_KERNEL_OF = {"bfs": "layered", "layers": "layered", "layered": "layered", "iddfs": "deepening",
-              "idastar": "deepening", "astar": "astar", "greedy": "astar", "bidir": "bidir_keys",
-              "bidir_keys": "bidir_keys", "bidir_table": "bidir_table", "bidir_states": "bidir"}
-
-
-#: A tiny board for each hash variant, to compile its kernels on (same numba types as any
-#: other board with that hash).
-_WARM_GOALS = {
-    "distinct": (2, 2, [1, 2, 3, 0]),
-    "multiset": (2, 2, [1, 1, 2, 0]),
-    "multiset-long": (4, 5, [1] * 19 + [0]),
-    "sparse": (2, 2, [1, 1, 2, 0]),
-    "linear-conflict": (2, 2, [1, 2, 3, 0]),
-    "pdb": (2, 2, [1, 2, 3, 0]),
-}
-
-
-def _variant(puz):
-    return {_sliding.FNS: "distinct", _sliding.FNS_MULTISET: "multiset",
-            _sliding.FNS_SPARSE: "sparse", _sliding.FNS_LC: "linear-conflict",
-            _sliding.FNS_PDB: "pdb"}.get(puz.fns, "multiset-long")
-
-
-def _warm(kind, parallel=False, puz=None):
-    """Compile the kernels of ``kind`` once per process on a tiny board with the same hash as
-    ``puz`` (default: distinct tiles), and return the seconds compilation took in this
-    process."""
-    kind = _KERNEL_OF[kind]
-    variant = "distinct" if puz is None else _variant(puz)
-    key = (kind, parallel, variant)
-    if key in _COMPILE_SECONDS:
-        return _COMPILE_SECONDS[key]
-    t0 = time.perf_counter()
-    rows, cols, goal = _WARM_GOALS[variant]
-    if variant == "pdb":
-        puz = SlidingPuzzle(rows, cols, goal=goal, groups=[[1], [2, 3]], pdb_cache=False)
-    else:
-        puz = SlidingPuzzle(rows, cols, goal=goal, hash="sparse" if variant == "sparse" else "perfect",
-                            heuristic="linear-conflict" if variant == "linear-conflict" else "manhattan")
-    start = puz.encode(puz.goal[::-1].copy())
-    goal = puz.encode(puz.goal)
-    if kind == "layered":
-        r0 = int(puz.fns.rank(goal, puz.params))
-        _layered_mod.layered_bfs(  # every layer through the parallel kernel
-            puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists",
-            min_parallel_layer=1, kfns=puz.lkfns,
-        )
-        dist, _ = _layered_mod.layered_bfs(  # and the one-thread kernel for small layers
-            puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets, kernel="lists",
-            kfns=puz.lkfns,
-        )
-        _layered_mod._walk_down(dist, int(np.argmax(dist)), puz.fns, puz.params)
-        _layered_mod._ranks_at_depth(dist, 1, 4)
-        _layered_mod._count_reached(dist)
-        if parallel:  # the table scan, for domains without buckets
-            _layered_mod._layer_parallel(dist, 0, puz.fns, puz.params)
-    elif kind == "deepening":
-        if parallel:
-            _ida_mod._split_pass(start, 0, 4, puz.dfs_fns, puz.params, True,
-                                 np.empty(8, np.int64), _ida_mod.SPLIT_SUBTREES, puz.cfns)
-        else:
-            _ida_mod.iterative_deepening(start, puz.dfs_fns, puz.params, 0, True, 20,
-                                         cfns=puz.cfns)
-    elif kind in ("bidir", "bidir_table", "bidir_keys"):  # with the arguments solve() gives
-        b0 = _blank_distance(puz, puz.goal[::-1]) % 2
-        if kind == "bidir":
-            _bidir_mod._bidirectional(start, goal, puz.fns, puz.params, 20, 1000, False, b0)
-        elif kind == "bidir_table":
-            _bidir_mod._bidirectional_table(start, goal, puz.fns, puz.params, puz.n_ranks, 20,
-                                            1000, b0)
-        else:
-            _bidir_mod._bidirectional_keys(start, goal, puz.fns, puz.kfns, puz.params, 20, 1000,
-                                           b0)
-    elif kind == "astar":
-        _astar_mod.astar(start, puz.fns, puz.params, 1, 1000)
-    else:
-        raise ValueError(kind)
-    _COMPILE_SECONDS[key] = time.perf_counter() - t0
-    return _COMPILE_SECONDS[key]
-
-
-def compile_seconds(method):
-    """Seconds spent compiling ``method``'s kernels in this process (compiling them now if
-    needed), for the 8-puzzle's kind of board (``bidir``: the kernel over 64-bit keys, for
-    boards of at most 15 cells; ``bidir_table``: the one over distance tables, for larger
-    boards with a small perfect hash; ``bidir_states``: the one over whole states)."""
-    return _warm(method)
-
-
-# ---------------------------------------------------------------------------------------------
-# progress
+# arguments
 # ---------------------------------------------------------------------------------------------
 
 
-def _progress_bar(total, enabled, desc):
-    """A tqdm bar over positions (depth in the description), or None."""
-    if not enabled:
-        return None, None
-    from tqdm.auto import tqdm
-
-    # redrawn at most once a second: a notebook keeps every redraw in its saved output
-    bar = tqdm(total=total, unit="pos", unit_scale=True, desc=desc, leave=False, mininterval=1.0)
-
-    def update(depth, count, so_far):
-        bar.set_description(f"{desc}: depth {depth}", refresh=False)
-        bar.update(count)
-
-    return bar, update
+def _threads(threads, space):
+    n = numba.get_num_threads() if threads is None else threads
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
+        raise PuzzleError(f"threads must be at least 1, not {threads}")
+    n = min(int(n), numba.config.NUMBA_NUM_THREADS)
+    return n if space.thread_safe else 1
 
 
-def _deepening_progress(progress, desc):
-    """``(bar, report)`` for iterative deepening, which calls ``report(bound, nodes so far)``
-    after each pass: a callable ``progress`` is that report itself (no bar); a true one gives
-    a tqdm bar of nodes with the last bound done; else ``(None, None)``."""
-    if callable(progress):
-        return None, progress
-    if not progress:
-        return None, None
-    from tqdm.auto import tqdm
-
-    bar = tqdm(desc=desc, unit=" nodes", unit_scale=True, leave=False, mininterval=1.0)
-
-    def report(bound, so_far):
-        bar.update(so_far - bar.n)
-        bar.set_description(f"{desc}: bound {bound} done", refresh=False)
-
-    return bar, report
+_TYPED = set()
 
 
-def _auto_progress(progress, n):
-    return n >= 20_000_000 if progress is None else bool(progress)
+def _typed(space, timer):
+    """Work out the numba types of what the kernels receive from ``space``, once per kind of
+    arguments in a process, as compilation: the first time, numba takes milliseconds to type a
+    new kind of ``params``, which would otherwise count as search."""
+    key = (type(space.params), type(space)) + tuple(
+        id(a) for a in space.kernel_arguments()[1:])
+    if key not in _TYPED:
+        with timer.compiling():
+            for a in space.kernel_arguments():
+                numba.typeof(a)
+        _TYPED.add(key)
+
+
+def _puzzle_and_start(puzzle, start, size, goal, what="start"):
+    """The puzzle and the start, from the 0.1 call form ``f(start, size=..., goal=...)`` too."""
+    if not isinstance(puzzle, Puzzle):
+        if start is not None or not isinstance(puzzle, (str, list, tuple, np.ndarray)):
+            raise PuzzleError(f"the first argument must be a puzzle (SlidingPuzzle, "
+                              f"RotationPuzzle, BlockPuzzle...), not {type(puzzle).__name__}")
+        warnings.warn("solve(start, size=...) is the 0.1 form; write solve(SlidingPuzzle(size), "
+                      "start)", DeprecationWarning, stacklevel=3)
+        return SlidingPuzzle(size or "3x3", goal=goal), puzzle
+    if size is not None or goal is not None:
+        raise PuzzleError("size and goal belong to the puzzle: SlidingPuzzle(size, goal=...)")
+    if start is None:
+        start = puzzle.default_start()
+        if start is None:
+            raise PuzzleError(f"give a {what}: the {puzzle.name} puzzle has none of its own")
+    return puzzle, start
+
+
+def _check_limit(value, name, least=0):
+    if value is None:
+        return None
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < least:
+        raise PuzzleError(f"{name} must be a whole number, at least {least}, not {value!r}")
+    return int(value)
+
+
+def _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer):
+    """The puzzle with the heuristic ``method`` searches with, and what to report of it."""
+    informed = method in INFORMED_METHODS
+    if not informed:
+        if heuristic not in (None, "none") or pdb is not None or reflect is not None:
+            raise PuzzleError(f"method {method} uses no heuristic; heuristics apply to "
+                              f"{', '.join(INFORMED_METHODS)}")
+        # iterative deepening without one is IDDFS; breadth-first searches keep the puzzle's
+        # own lower bound, which only lets bidirectional search skip lookups that cannot meet
+        return puzzle.with_heuristic("none" if method == "iddfs" else puzzle.default_heuristic), {}
+    if pdb is None and not _pdb.is_database(puzzle, heuristic):
+        if reflect is not None:
+            raise PuzzleError("reflect applies to pattern databases")
+        name = puzzle.default_heuristic if heuristic is None else heuristic
+        return puzzle.with_heuristic(name), {"heuristic": name}
+    with timer.phase() as ph:
+        space, info = _pdb.guide(puzzle, heuristic if pdb is None else pdb, reflect=reflect,
+                                 progress=progress, cache=cache)
+    info["pdb_seconds"] = ph.seconds
+    return space, info
+
+
+# ---------------------------------------------------------------------------------------------
+# solve
+# ---------------------------------------------------------------------------------------------
+
+
+def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=None,
+          all_solutions=False, threads=None, max_depth=None, max_states=None, node_limit=0,
+          transpositions=None, progress=None, cache=True, size=None, goal=None):
+    """Solve ``start`` on ``puzzle`` (a shortest solution, except with ``greedy``).
+
+    ``start``: a position as the puzzle reads it (a block puzzle may leave it out: its own
+    board). ``method``: ``bfs``, ``bidir``, ``iddfs``, ``idastar``, ``astar`` or ``greedy``
+    (default: the puzzle's own, :attr:`~puzzlelib.domains.base.Puzzle.default_method`).
+    ``heuristic`` (``idastar``, ``astar``, ``greedy``): a name the puzzle knows, a pattern
+    database's name, or ``pdb=`` a database given otherwise (sliding tiles: groups of tile
+    labels; block puzzles: names); ``reflect`` (sliding tiles' databases) adds the lookup
+    mirrored in the main diagonal. Databases come from the cache, or are built (``cache=False``
+    neither reads nor writes it). ``all_solutions`` (``iddfs``, ``idastar``): count every
+    optimal solution.
+
+    Limits: ``max_depth`` (moves; default the puzzle's own) caps the deepening searches'
+    bound and both sides of bidirectional search together; ``max_states`` the states stored
+    by ``bfs``, ``bidir``, ``astar`` and ``greedy``; ``node_limit`` (0: none) the nodes of the
+    deepening searches; ``transpositions`` the positions IDA* records per pass (0: none).
+    A search that finds no solution returns ``length`` -1 and says why in ``status``; one
+    stopped by ``max_states`` or ``node_limit`` raises :class:`~puzzlelib.SearchLimitError`.
+
+    ``threads``: see the module. ``progress``: ``True`` shows a bar, ``False`` none, a callable
+    is called after each layer or pass; ``None`` shows bars for pattern-database builds and
+    tables of :data:`PROGRESS_MIN_TABLE` positions or more. ``size`` and ``goal``: the 0.1
+    form ``solve(start, size=..., goal=...)`` for sliding tiles (deprecated)."""
+    puzzle, start = _puzzle_and_start(puzzle, start, size, goal)
+    method = puzzle.default_method if method is None else method
+    if method not in METHODS:
+        raise PuzzleError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+    if method not in puzzle.methods:
+        raise PuzzleError(f"method {method} does not apply to the {puzzle.name} puzzle: use one "
+                          f"of {', '.join(puzzle.methods)}")
+    if all_solutions and method not in COUNTING_METHODS:
+        raise PuzzleError(f"counting all optimal solutions needs method iddfs or idastar, "
+                          f"not {method}")
+    max_states = _check_limit(max_states, "max_states", 1)
+    max_depth = _check_limit(max_depth, "max_depth")
+    node_limit = _check_limit(node_limit, "node_limit")
+    transpositions = _check_limit(transpositions, "transpositions")
+    n_threads = _threads(threads, puzzle)
+    puzzle.encode(start)  # the start is checked before any database is built
+    with timed() as timer:
+        space, extra = _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer)
+        _typed(space, timer)
+        state = space.encode(start)
+        if method in INFORMED_METHODS:
+            extra["initial_h"] = space.heuristic_value(state)
+        if max_depth is None:
+            max_depth = space.default_max_depth
+        run = {"bfs": _solve_bfs, "bidir": _solve_bidir, "iddfs": _solve_deepening,
+               "idastar": _solve_deepening, "astar": _solve_astar, "greedy": _solve_astar}[method]
+        out = run(space, state, timer, method=method, all_solutions=all_solutions,
+                  threads=n_threads, max_depth=max_depth, node_limit=node_limit,
+                  max_states=space.default_max_states if max_states is None else max_states,
+                  transpositions=transpositions, progress=progress)
+        moves = space.moves_out(out.path) if out.path is not None else None
+        status = out.status
+    stats = Stats(out.generated, out.expanded, out.stored, out.memory_bytes, out.seconds,
+                  timer.compile_seconds)
+    extra.update(out.extra)
+    return Result(
+        puzzle=puzzle, method=method, start=space.decode(state), status=status, stats=stats,
+        length=len(out.path) if out.path is not None else -1, moves=moves,
+        threads=out.threads, counts=out.counts, solutions=out.solutions, extra=extra,
+    )
+
+
+class _Out:
+    """What one method's run found, before it becomes a :class:`Result`; ``seconds``: the
+    search's own time (compilation apart)."""
+
+    def __init__(self, status, path, generated, expanded, stored, memory_bytes, threads=1,
+                 counts=None, solutions=None, extra=None, seconds=0.0):
+        self.status, self.path, self.seconds = status, path, seconds
+        self.generated, self.expanded = int(generated), int(expanded)
+        self.stored, self.memory_bytes = int(stored), int(memory_bytes)
+        self.threads, self.counts, self.solutions = threads, counts, solutions
+        self.extra = extra or {}
+
+
+def _needs_goal(space, method):
+    goal = space.goal_state()
+    if goal is None:
+        raise PuzzleError(f"method {method} needs a single goal position, and the "
+                          f"{space.name} puzzle has many: use bfs, iddfs, idastar or astar")
+    return goal
+
+
+def _table_size(space, what):
+    """The distance table's size, checked against the memory available; None without a
+    perfect hash."""
+    n = space.n_ranks
+    if n is not None:
+        memory.check_fits(n, f"the {what} distance table ({n:,} positions, one byte each)")
+    return n
+
+
+def _auto_progress(progress, size):
+    return bool(progress) if progress is not None else (size or 0) >= PROGRESS_MIN_TABLE
+
+
+def _solve_bfs(space, state, timer, threads, max_depth, max_states, progress, **_):
+    goal = space.goal_state()
+    n = _table_size(space, space.label) if goal is not None else None
+    if n is not None:  # a distance table indexed by rank
+        rg = int(space.fns.rank(goal, space.params))
+        with layer_bar(_auto_progress(progress, n), n, f"{space.label} bfs", progress) as update, \
+                _on_threads(threads), timer.phase() as ph:
+            res = _layered.layered_bfs(
+                space.fns, space.params, n, [int(space.fns.rank(state, space.params))],
+                stop_rank=rg, progress=update, buckets=space.buckets, kfns=space.lkfns,
+                max_depth=max_depth)
+            reached = res.dist[rg] != UNSEEN
+            path = _layered.path_to(res.dist, rg, space.fns, space.params) if reached else None
+        return _Out(SOLVED if reached else (BEYOND_DEPTH if res.stopped else NO_SOLUTION), path,
+                    res.generated, res.expanded, sum(res.counts), res.peak_bytes, threads,
+                    counts=res.counts, seconds=ph.seconds)
+    if goal is not None:  # one goal, no perfect hash: the forward side of bidirectional search
+        with timer.phase() as ph:
+            res = _bidir.bidirectional(state, goal, space.fns, space.params, max_depth,
+                                       max_states, variant="one-way", direct=space.stable_types)
+        return _bidir_out(res, "bfs", max_states, ph.seconds, counts=True)
+    with layer_bar(bool(progress), None, f"{space.label} bfs", progress) as update, \
+            timer.phase() as ph:
+        try:  # many goals: layers of whole states, all kept for the path
+            res = _frontier.frontier_bfs(space.fns, space.params, state, stop_at_goal=True,
+                                         ffns=space.ffns, progress=update, max_states=max_states,
+                                         max_depth=max_depth)
+        except MemoryError as e:
+            raise SearchLimitError(f"{e}; raise max_states, or use astar or idastar with a "
+                                   f"heuristic") from None
+    found = res.goal_depth is not None
+    return _Out(SOLVED if found else (BEYOND_DEPTH if res.stopped else NO_SOLUTION),
+                np.asarray(res.moves, dtype=np.int64) if found else None, res.generated,
+                res.expanded, res.peak_states, res.peak_bytes,
+                counts=[int(c) for c in res.counts], seconds=ph.seconds)
+
+
+def _bidir_variant(space):
+    if space.kfns is not None:
+        return "keys", None
+    try:
+        n = space.n_ranks
+    except PuzzleError:  # too many positions to rank in 64 bits
+        n = None
+    if n is not None and n <= BIDIR_TABLE_MAX_RANKS:
+        try:
+            memory.check_fits(2 * n, "the two distance tables of bidirectional search")
+            return "table", n
+        except PuzzleError:
+            pass
+    return "states", None
+
+
+def _bidir_out(res, method, max_states, seconds, counts=False):
+    if res.status == _bidir.STATE_LIMIT:
+        raise SearchLimitError(f"{method} stopped at {max_states:,} stored states "
+                               f"({res.memory_bytes / 2**20:.0f} MiB) without an answer; raise "
+                               f"max_states")
+    status = {_bidir.FOUND: SOLVED, _bidir.NOT_WITHIN_DEPTH: BEYOND_DEPTH,
+              _bidir.EXHAUSTED: NO_SOLUTION}[res.status]
+    extra = {} if counts else {"forward_counts": res.forward_counts,
+                               "backward_counts": res.backward_counts}
+    return _Out(status, res.path if res.status == _bidir.FOUND else None, res.generated,
+                res.expanded, res.stored, res.memory_bytes,
+                counts=res.forward_counts if counts else None, extra=extra, seconds=seconds)
+
+
+def _solve_bidir(space, state, timer, max_depth, max_states, **_):
+    goal = _needs_goal(space, "bidir")
+    variant, n = _bidir_variant(space)
+    # every path has the residue's parity (sliding tiles) and none is shorter than the
+    # heuristic: the layers that cannot meet skip their lookups
+    bound0 = space.residue(state)
+    with timer.phase() as ph:
+        res = _bidir.bidirectional(state, goal, space.fns, space.params, max_depth, max_states,
+                                   variant=variant, kfns=space.kfns, n_ranks=n, bound0=bound0,
+                                   direct=space.stable_types)
+    return _bidir_out(res, "bidirectional search", max_states, ph.seconds)
+
+
+def _solve_deepening(space, state, timer, method, all_solutions, threads, max_depth, node_limit,
+                     transpositions, progress, **_):
+    if transpositions is None:
+        transpositions = 0 if all_solutions else space.default_transpositions
+    if transpositions and (space.ffns is None or all_solutions):
+        raise PuzzleError("a transposition table needs a puzzle that lists its candidate moves "
+                          "(block puzzles) and one solution, not all of them")
+    parallel = threads > 1 and space.ffns is None
+    bound0 = space.residue(state)
+    with pass_bar(progress, method) as report, _on_threads(threads), timer.phase() as ph:
+        res = _ida.iterative_deepening(
+            state, space.dfs_fns, space.params, bound0, all_solutions, max_depth,
+            node_limit, parallel=parallel, progress=report, ffns=space.ffns, cfns=space.cfns,
+            transpositions=transpositions)
+    if res.status == _ida.NODE_LIMIT:
+        raise SearchLimitError(f"{method} stopped at its node limit ({node_limit:,} nodes, "
+                               f"bound {res.last_bound})")
+    status = SOLVED if res.status == _ida.FOUND else (
+        NO_SOLUTION if res.space_exhausted else BEYOND_DEPTH)
+    extra = {"iterations": res.iterations, "initial_bound": res.first_bound}
+    if transpositions:
+        extra["transpositions"] = transpositions
+    return _Out(status, res.path if res.status == _ida.FOUND else None, res.generated,
+                res.expanded, res.stored, res.memory_bytes, threads if parallel else 1,
+                solutions=res.solutions if all_solutions else None, extra=extra,
+                seconds=ph.seconds)
+
+
+def _solve_astar(space, state, timer, method, max_states, **_):
+    with timer.phase() as ph:
+        res = _astar.astar(state, space.fns, space.params, 1 if method == "astar" else 0,
+                           max_states, ffns=space.ffns)
+    if res.status == _astar.STATE_LIMIT:
+        raise SearchLimitError(f"{method} stopped at {max_states:,} stored states "
+                               f"({res.memory_bytes / 2**20:.0f} MiB) without reaching the goal; "
+                               f"raise max_states")
+    found = res.status == _astar.FOUND
+    return _Out(SOLVED if found else NO_SOLUTION, res.path if found else None, res.generated,
+                res.expanded, res.stored, res.memory_bytes, seconds=ph.seconds)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,503 +383,142 @@ def _auto_progress(progress, n):
 # ---------------------------------------------------------------------------------------------
 
 
-def _table_for(puz):
-    n = puz.n_ranks
-    memory.check_fits(n, f"the {puz.size} distance table ({n:,} positions, one byte each)")
-    return n
+def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FARTHEST_LIMIT,
+           max_depth=None, max_states=None, size=None, goal=None):
+    """Breadth-first search over every position reachable from ``start`` (God's algorithm):
+    ``counts[d]`` positions at depth ``d``, the greatest depth, and the positions there (at
+    most ``farthest_limit`` of them; ``n_farthest`` is the exact count).
+
+    On a puzzle with a perfect hash the search keeps one byte per position in a distance table,
+    checked against the memory available first; the result then answers ``depth(position)``
+    and ``path_to(position)``. Other puzzles are searched layer by layer on whole states,
+    keeping three layers (``max_states`` caps them; ``max_depth`` stops early). The start's
+    own labels or pieces define the positions (sliding tiles with repeated labels included);
+    the puzzle's goal plays no part. ``threads`` and ``progress`` as for :func:`solve`."""
+    puzzle, start = _puzzle_and_start(puzzle, start, size, goal)
+    space = puzzle.rooted(start)
+    max_depth = _check_limit(max_depth, "max_depth")
+    max_states = _check_limit(max_states, "max_states", 1)
+    farthest_limit = _check_limit(farthest_limit, "farthest_limit")
+    n_threads = _threads(threads, space)
+    state = space.encode(start)
+    n = _table_size(space, space.label)
+    with timed() as timer:
+        _typed(space, timer)
+        with timer.phase() as ph:
+            out, counts, farthest, n_far, table, stopped = _layers_search(
+                space, state, n, n_threads, progress, farthest_limit, max_depth, max_states)
+    stats = Stats(out.generated, out.expanded, out.stored, out.memory_bytes, ph.seconds,
+                  timer.compile_seconds)
+    return Result(puzzle=puzzle, method="layers", start=space.decode(state), length=None,
+                  moves=None, status=BEYOND_DEPTH if stopped else COMPLETE, stats=stats,
+                  threads=out.threads, counts=counts, farthest=farthest, n_farthest=int(n_far),
+                  extra=space.layers_extra(), table=table,
+                  _space=space if table is not None else None)
 
 
-def layers(start, size="3x3", progress=None, farthest_limit=FARTHEST_LIMIT, threads=None,
-           hash="perfect"):
-    """Breadth-first search over every position reachable from ``start`` (God's algorithm).
-
-    Labels may repeat (indistinguishable tiles): the board picks its minimal perfect hash,
-    ``n!/2`` positions for distinct tiles, ``n!/prod(multiplicity!)`` otherwise.
-    Returns a :class:`Layers`: positions per depth, the greatest depth and the positions there
-    (at most ``farthest_limit`` of them; ``n_farthest`` is the exact count), and the distance
-    table, which answers ``depth(board)`` and ``path_to(board)`` afterwards.
-    ``progress``: show a bar per depth (``None``: only for tables of 20 million or more).
-    ``threads``: how many threads expand each layer (``None``: all of numba's threads); the
-    counts are exact whatever the number.
-    ``hash``: ``"perfect"`` (default) or ``"sparse"``, a direct index with a few bits a cell:
-    no ranking work but a far larger table, searched on one thread (for comparison).
-    """
-    rows, cols = parse_size(size)
-    start_arr = parse_board(start, rows, cols, what="start")
-    puz = SlidingPuzzle(rows, cols, goal=start_arr, heuristic="none", hash=hash)
-    n = _table_for(puz)
-    n_threads = _threads(threads)  # (checked before anything is compiled or shown)
-    comp = _warm("layered", puz=puz)
-    bar, update = _progress_bar(n, _auto_progress(progress, n), f"{puz.size} layers")
-    saved = numba.get_num_threads()
-    numba.set_num_threads(n_threads)
-    try:
-        t0 = time.perf_counter()
-        r0 = int(puz.fns.rank(puz.encode(start_arr), puz.params))
-        dist, counts = _layered_mod.layered_bfs(
-            puz.fns, puz.params, n, [r0], progress=update, buckets=puz.buckets, kernel="lists",
-            kfns=puz.lkfns,
-        )
-    finally:
-        numba.set_num_threads(saved)
-    max_depth = len(counts) - 1
-    ranks, n_far = _layered_mod._ranks_at_depth(dist, max_depth, farthest_limit)
-    state = np.empty(puz.state_len, dtype=np.uint8)
-    farthest = []
-    for r in ranks:
-        puz.fns.unrank(int(r), puz.params, state)
-        farthest.append(puz.decode(state))
-    seconds = time.perf_counter() - t0
-    if bar is not None:
-        bar.refresh()  # the last depth or bound, whatever the interval
-        bar.close()
-    return Layers(
-        size=puz.size,
-        start=[int(x) for x in start_arr],
-        counts=counts,
-        total=int(sum(counts)),
-        max_depth=max_depth,
-        farthest=farthest,
-        n_farthest=int(n_far),
-        seconds=seconds,
-        compile_seconds=comp,
-        table=dist,
-        threads=n_threads,
-        hash=puz.hash_name,
-        _puzzle=puz,
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# solve
-# ---------------------------------------------------------------------------------------------
-
-#: Bidirectional search runs over 64-bit keys on boards of at most 15 cells
-#: (:func:`~puzzlelib.search.bidirectional._bidirectional_keys`). On larger boards it runs over
-#: two distance tables (one byte a position per side, see
-#: :func:`~puzzlelib.search.bidirectional._bidirectional_table`) when the board's perfect hash
-#: has at most this many positions, else over hash sets of whole states. 2**24 positions are
-#: two tables of 16 MiB: filling them costs a few milliseconds, less than a hash-set search
-#: that goes a fair way, and nothing near the memory of a machine. Above it the tables'
-#: set-up would outweigh short searches and their memory would grow without bound (4x4 with
-#: distinct tiles: 10**13 positions), while the hash sets only hold what the search stores.
-BIDIR_TABLE_MAX_RANKS = 1 << 24
-
-#: Bidirectional search runs over 64-bit keys on boards of at most this many cells (all that
-#: have keys; on the 8-puzzle's start 0.5 ms against 0.8 ms over distance tables).
-BIDIR_KEY_MAX_CELLS = _sliding.KEY_MAX_CELLS
-
-
-def _layer_sizes(ends):
-    """Positions per depth from a bidirectional side's layer ends (``ends[k]``: positions of
-    depth ``<= k``), as a list (a short array: plain Python is quicker than ``np.diff`` here)."""
-    e = ends.tolist()
-    return e[:1] + [b - a for a, b in zip(e, e[1:])]
-
-
-def _bidir_table_ranks(puz):
-    """``puz.n_ranks`` when bidirectional search should use two distance tables: the board has
-    a perfect hash (not one too large for 64 bits), at most :data:`BIDIR_TABLE_MAX_RANKS`
-    positions and both tables fit in the memory available (:mod:`puzzlelib.memory`). Else
-    None: search on whole states, as for puzzles without a perfect hash."""
-    if puz.hash != "perfect":
-        return None
-    try:
-        n = puz.n_ranks
-    except PuzzleError:  # too many positions to rank in 64 bits
-        return None
-    if n > BIDIR_TABLE_MAX_RANKS:
-        return None
-    try:
-        memory.check_fits(2 * n, f"the two {puz.size} distance tables of bidirectional search")
-    except PuzzleError:
-        return None
-    return n
-
-
-
-def solve(
-    start,
-    size="3x3",
-    goal=None,
-    method="idastar",
-    all_solutions=False,
-    max_states=DEFAULT_MAX_STATES,
-    max_bound=DEFAULT_MAX_BOUND,
-    node_limit=0,
-    progress=None,
-    threads=1,
-    heuristic="manhattan",
-    groups=None,
-    reflect=None,
-):
-    """Solve a sliding-tile puzzle optimally (or greedily with ``method="greedy"``).
-
-    ``method``: ``bfs`` (layered BFS over the rank table, path read back from it), ``bidir``
-    (bidirectional BFS), ``iddfs`` (iterative deepening, bound stepped by 2), ``idastar``
-    (IDA*), ``astar`` (A*) or ``greedy`` (best-first on the heuristic alone: fast, not optimal).
-    ``heuristic`` (for ``idastar``, ``astar`` and ``greedy``): ``manhattan`` (default),
-    ``linear-conflict``, or the additive pattern databases ``pdb555``, ``pdb663``, ``pdb78`` of
-    the 15-puzzle (or ``groups``, lists of tile labels, on any board); ``reflect`` adds the
-    mirrored lookup (default: where the board allows it). Databases are built on first use
-    (``pdb78``: minutes) and cached on disk; the time it took to get them is reported apart as
-    ``pdb_seconds``, like ``compile_seconds``.
-    ``all_solutions``: with ``iddfs`` or ``idastar``, count every optimal solution.
-    ``progress``: show a bar (depth per layer for ``bfs`` on large tables, bound per pass for
-    ``iddfs``/``idastar``); ``None`` shows it only for tables of 20 million positions or more.
-    ``max_states`` caps the states stored by ``astar``, ``greedy`` and ``bidir``; ``max_bound``
-    and ``node_limit`` cap iterative deepening. Reaching a cap raises
-    :class:`~puzzlelib.errors.SearchLimitError`.
-    ``threads``: with more than one (``None``: all of numba's threads), iterative deepening
-    shares each pass's subtrees among them: about 2x on 2 cores, identical results (node counts
-    too when counting all solutions), but its parallel kernel costs a few seconds more to
-    compile, once per process, which only long searches repay.
-    """
-    if method not in METHODS:
-        raise PuzzleError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
-    if all_solutions and method not in COUNTING_METHODS:
-        raise PuzzleError(
-            f"counting all optimal solutions needs method iddfs or idastar, not {method}"
-        )
-    rows, cols = parse_size(size)
-    if groups is not None and heuristic == "manhattan":
-        heuristic = "pdb"
-    informed = ("idastar", "astar", "greedy")
-    if method not in informed and (heuristic != "manhattan" or reflect is not None):
-        raise PuzzleError(
-            f"method {method} uses no heuristic; heuristics apply to {', '.join(informed)}"
-        )
-    if method == "iddfs":
-        heuristic = "none"
-    if heuristic.startswith("pdb"):  # the start is checked before its databases are built
-        SlidingPuzzle(rows, cols, goal=goal, heuristic="none").parse(start, what="start")
-    t_pdb = time.perf_counter()
-    puz = SlidingPuzzle(rows, cols, goal=goal, heuristic=heuristic, groups=groups,
-                        reflect=reflect, pdb_progress=True if progress is None else progress)
-    pdb_seconds = time.perf_counter() - t_pdb
-    start_arr = puz.parse(start, what="start")
-    s = puz.encode(start_arr)
-    g = puz.encode(puz.goal)
-    extra = {}
-    solutions = None
-    if method == "bfs":
-        n = _table_for(puz)
-        comp = _warm("layered", puz=puz)
-        bar, update = _progress_bar(n, _auto_progress(progress, n), f"{puz.size} bfs")
-        t0 = time.perf_counter()
-        rs = int(puz.fns.rank(s, puz.params))
-        rg = int(puz.fns.rank(g, puz.params))
-        dist, counts = _layered_mod.layered_bfs(
-            puz.fns, puz.params, n, [rs], stop_rank=rg, progress=update, buckets=puz.buckets,
-            kfns=puz.lkfns,
-        )
-        path = _layered_mod._walk_down(dist, rg, puz.fns, puz.params)
-        nodes = int(_layered_mod._count_reached(dist))
-        seconds = time.perf_counter() - t0
-        if bar is not None:
-            bar.refresh()  # the last depth or bound, whatever the interval
-            bar.close()
-        extra["counts"] = counts
-    elif method == "bidir":
-        keys = puz.kfns is not None and puz.n_cells <= BIDIR_KEY_MAX_CELLS
-        n_table = None if keys else _bidir_table_ranks(puz)
-        # every path has the parity of the blank's distance, and none is shorter than the
-        # Manhattan distance: the layers that cannot meet skip their lookups
-        bound0 = _blank_distance(puz, start_arr) % 2
-        max_bound, max_states = int(max_bound), int(max_states)
-        # the kernels are called without typing their arguments again (call_direct): for one
-        # bundle of domain functions, the arguments' types are the same on every call
-        # (tests/test_bidir_table.py checks it on every kind of board)
-        direct = (id(puz.fns), id(puz.kfns), type(puz.params))
-        if keys:  # positions as 64-bit keys
-            comp = _warm("bidir_keys", puz=puz)
-            t0 = time.perf_counter()
-            status, path, ends_f, ends_b, used = call_direct(
-                _bidir_mod._bidirectional_keys, direct,
-                s, g, puz.fns, puz.kfns, puz.params, max_bound, max_states, bound0,
-            )
-        elif n_table is not None:
-            comp = _warm("bidir_table", puz=puz)
-            t0 = time.perf_counter()
-            status, path, ends_f, ends_b, used = call_direct(
-                _bidir_mod._bidirectional_table, direct,
-                s, g, puz.fns, puz.params, int(n_table), max_bound, max_states, bound0,
-            )
-        else:
-            comp = _warm("bidir_states", puz=puz)
-            t0 = time.perf_counter()
-            status, path, ends_f, ends_b, used = call_direct(
-                _bidir_mod._bidirectional, direct,
-                s, g, puz.fns, puz.params, max_bound, max_states, False, bound0,
-            )
-        seconds = time.perf_counter() - t0
-        if status == _bidir_mod.STATE_LIMIT:
-            raise SearchLimitError(
-                f"bidirectional search stopped at {max_states:,} stored states "
-                f"({used / 2**20:.0f} MiB) without meeting; raise max_states"
-            )
-        nodes = int(ends_f[-1] + ends_b[-1])
-        extra["forward_counts"] = _layer_sizes(ends_f)
-        extra["backward_counts"] = _layer_sizes(ends_b)
-        extra["memory_bytes"] = int(used)
-        if status != _bidir_mod.FOUND:
-            path = None
-    elif method in ("iddfs", "idastar"):
-        n_threads = _threads(threads)
-        parallel = n_threads > 1
-        comp = _warm(method, parallel, puz=puz)
-        # every solution has the parity of the blank's distance to its goal cell
-        bound0 = _blank_distance(puz, start_arr) % 2
-        bar, report = _deepening_progress(progress, method)
-        saved = numba.get_num_threads()
-        numba.set_num_threads(n_threads)
-        try:
-            t0 = time.perf_counter()
-            status, length, sols, nodes, path, iterations, first = _ida_mod.iterative_deepening(
-                s, puz.dfs_fns, puz.params, bound0, all_solutions, max_bound, node_limit,
-                parallel=parallel, progress=report, cfns=puz.cfns,
-            )
-            seconds = time.perf_counter() - t0
-        finally:
-            numba.set_num_threads(saved)
-            if bar is not None:
-                bar.refresh()  # the last depth or bound, whatever the interval
-                bar.close()
-        if status == _ida_mod.NODE_LIMIT:
-            raise SearchLimitError(f"{method} stopped at its node limit ({node_limit:,} nodes)")
-        if status != _ida_mod.FOUND:
-            raise SearchLimitError(f"{method} found no solution within bound {max_bound}")
-        extra["iterations"] = int(iterations)
-        extra["threads"] = n_threads
-        extra["initial_bound"] = int(first)
-        if all_solutions:
-            solutions = int(sols)
-    else:  # astar, greedy
-        comp = _warm(method, puz=puz)
-        t0 = time.perf_counter()
-        status, path, stored, expanded, used = _astar_mod.astar(
-            s, puz.fns, puz.params, 1 if method == "astar" else 0, max_states
-        )
-        seconds = time.perf_counter() - t0
-        if status == _astar_mod.STATE_LIMIT:
-            raise SearchLimitError(
-                f"{method} stopped at {max_states:,} stored states "
-                f"({used / 2**20:.0f} MiB) without reaching the goal; raise max_states"
-            )
-        nodes = int(stored)
-        extra["expanded"] = int(expanded)
-        extra["memory_bytes"] = int(used)
-        if status != _astar_mod.FOUND:
-            path = None
-    if method in informed:
-        extra["heuristic"] = puz.heuristic if groups is None else "pdb"
-        extra["initial_h"] = int(puz.start_h(s))
-        if puz.pdbs:
-            extra["reflect"] = puz.reflect
-            extra["pdb_seconds"] = pdb_seconds
-    if path is None:
-        length, moves = -1, ""
+def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_depth, max_states):
+    if n is not None:
+        with layer_bar(_auto_progress(progress, n), n, f"{space.label} layers",
+                       progress) as update, _on_threads(n_threads):
+            res = _layered.layered_bfs(
+                space.fns, space.params, n, [int(space.fns.rank(state, space.params))],
+                progress=update, buckets=space.buckets, kernel="lists", kfns=space.lkfns,
+                max_depth=max_depth)
+        counts, table = res.counts, res.dist
+        ranks, n_far = _layered.ranks_at_depth(table, len(counts) - 1, farthest_limit)
+        buf = np.empty(space.params.state_len, dtype=np.uint8)
+        farthest = []
+        for r in ranks:
+            space.fns.unrank(int(r), space.params, buf)
+            farthest.append(space.decode(buf))
+        out = _Out(COMPLETE, None, res.generated, res.expanded, sum(counts),
+                   res.peak_bytes, n_threads)
     else:
-        length = int(len(path))
-        moves = "".join([puz.move_names[m] for m in path.tolist()])
-    return Solution(
-        size=puz.size,
-        method=method,
-        start=[int(x) for x in start_arr],
-        goal=[int(x) for x in puz.goal],
-        length=length,
-        moves=moves,
-        nodes=int(nodes),
-        seconds=seconds,
-        compile_seconds=comp,
-        solutions=solutions,
-        extra=extra,
-    )
+        n_threads = 1
+        table = None
+        with layer_bar(bool(progress), None, f"{space.label} layers", progress) as update:
+            try:
+                res = _frontier.frontier_bfs(space.fns, space.params, state, ffns=space.ffns,
+                                             progress=update, max_states=max_states,
+                                             max_depth=max_depth)
+            except MemoryError as e:
+                raise SearchLimitError(f"{e}; raise max_states") from None
+        counts = [int(c) for c in res.counts]
+        farthest = [space.decode(s) for s in res.last[:farthest_limit]]
+        n_far = len(res.last)
+        out = _Out(COMPLETE, None, res.generated, res.expanded, res.peak_states,
+                   res.peak_bytes)
+    return out, counts, farthest, n_far, table, res.stopped
 
 
-@dataclass
-class Batch:
-    """What :func:`solve_many` found: per start, the optimal ``lengths``, the blank ``moves``
-    and the ``nodes`` generated; ``seconds`` is the wall time of the whole batch."""
-
-    size: str
-    goal: list
-    heuristic: str
-    starts: list
-    lengths: list
-    moves: list
-    nodes: list
-    seconds: float
-    compile_seconds: float
-    pdb_seconds: float
-    threads: int
-
-    def to_dict(self):
-        return asdict(self)
+# ---------------------------------------------------------------------------------------------
+# solve_many
+# ---------------------------------------------------------------------------------------------
 
 
-def solve_many(starts, size="4x4", goal=None, heuristic="manhattan", groups=None, reflect=None,
-               threads=None, max_bound=DEFAULT_MAX_BOUND, progress=None):
-    """Solve many boards optimally by IDA*, one board per thread at a time, each thread taking
-    the next board as it comes free (the right way to use several cores on many small
-    searches, such as Korf's 100 with a pattern database, where sharing one search's subtrees
-    among threads costs more than it saves). A board whose passes grow big (a pass of
-    :data:`~puzzlelib.search.idastar.HAND_OVER_NODES` nodes or more) is put aside and finished
-    afterwards with each pass's subtrees shared among the threads, so that a big search left
-    to the end never keeps one thread busy alone.
+def solve_many(puzzle, starts, method="idastar", heuristic=None, *, pdb=None, reflect=None,
+               threads=None, max_depth=None, progress=None, cache=True, size=None, goal=None,
+               **limits):
+    """Solve many starts on one puzzle; returns a :class:`~puzzlelib.Batch` of one
+    :class:`~puzzlelib.Result` per start, in order.
 
-    Same heuristics as :func:`solve`; ``threads``: ``None`` for all of numba's threads. Every
-    start is validated first (a bad one raises :class:`PuzzleError` naming it)."""
-    rows, cols = parse_size(size)
-    n_threads = _threads(threads)
-    if groups is not None and heuristic == "manhattan":
-        heuristic = "pdb"
-    plain = SlidingPuzzle(rows, cols, goal=goal, heuristic="none")
-    for i, b in enumerate(starts):  # every start checked before any database is built
-        plain.parse(b, what=f"start {i}")
-    t_pdb = time.perf_counter()
-    puz = SlidingPuzzle(rows, cols, goal=goal, heuristic=heuristic, groups=groups,
-                        reflect=reflect, pdb_progress=True if progress is None else progress)
-    pdb_seconds = time.perf_counter() - t_pdb
-    boards = [puz.parse(b, what=f"start {i}") for i, b in enumerate(starts)]
-    if not boards:
+    With ``iddfs`` or ``idastar`` on a puzzle that steps in place (sliding tiles), the starts
+    are searched at once, each thread taking the next start as it comes free (the right way to
+    use several cores on many small searches, such as Korf's 100 with pattern databases); a
+    start whose passes grow big is put aside and finished afterwards with its passes shared
+    among the threads. Otherwise each start is solved in turn by :func:`solve`, with the same
+    options. Every start is checked before anything runs."""
+    if isinstance(puzzle, Puzzle) or size is not None or goal is not None:
+        if not isinstance(puzzle, Puzzle):
+            warnings.warn("solve_many(starts, size=...) is the 0.1 form; write "
+                          "solve_many(SlidingPuzzle(size), starts)", DeprecationWarning,
+                          stacklevel=2)
+            puzzle, starts = SlidingPuzzle(size or "4x4", goal=goal), puzzle
+    else:
+        raise PuzzleError(f"the first argument must be a puzzle, not {type(puzzle).__name__}")
+    starts = list(starts)
+    if not starts:
         raise PuzzleError("no starts given")
-    states = np.stack([puz.encode(b) for b in boards])
-    bound0s = [_blank_distance(puz, b) % 2 for b in boards]
-    key = ("batch", _variant(puz))
-    if key not in _COMPILE_SECONDS:
+    for i, s in enumerate(starts):
+        puzzle.encode(s, what=f"start {i}")
+    batchable = method in COUNTING_METHODS and puzzle.ffns is None and puzzle.thread_safe
+    if not batchable or limits.get("all_solutions") or limits.get("node_limit"):
         t0 = time.perf_counter()
-        _ida_mod.deepen_many(states[:1], bound0s[:1], puz.dfs_fns, puz.params, 0, 1, puz.cfns)
-        _COMPILE_SECONDS[key] = time.perf_counter() - t0
-    # a big search is handed over to passes shared among the threads: compiled apart too
-    compile_seconds = _COMPILE_SECONDS[key] + (
-        _warm("idastar", True, puz=puz) if n_threads > 1 else 0.0)
-    t0 = time.perf_counter()
-    lengths, nodes, paths = _ida_mod.deepen_many(states, bound0s, puz.dfs_fns, puz.params,
-                                                 max_bound, n_threads, puz.cfns)
-    seconds = time.perf_counter() - t0
-    if (lengths < 0).any():
-        bad = int(np.flatnonzero(lengths < 0)[0])
-        raise SearchLimitError(f"start {bad}: no solution within bound {max_bound}")
-    moves = ["".join(puz.move_names[int(m)] for m in paths[i, : lengths[i]])
-             for i in range(len(boards))]
-    return Batch(
-        size=puz.size, goal=[int(x) for x in puz.goal], heuristic=puz.heuristic,
-        starts=[[int(x) for x in b] for b in boards], lengths=lengths.tolist(), moves=moves,
-        nodes=nodes.tolist(), seconds=seconds, compile_seconds=compile_seconds,
-        pdb_seconds=pdb_seconds, threads=n_threads,
-    )
-
-
-def _threads(threads):
-    n = numba.get_num_threads() if threads is None else int(threads)
-    if n < 1:
-        raise PuzzleError(f"threads must be at least 1, not {threads}")
-    return min(n, numba.config.NUMBA_NUM_THREADS)
-
-
-def _blank_distance(puz, board):
-    b = int(np.flatnonzero(np.asarray(board) == 0)[0])
-    bg = int(np.flatnonzero(puz.goal == 0)[0])
-    return abs(b // puz.cols - bg // puz.cols) + abs(b % puz.cols - bg % puz.cols)
-
-
-# ---------------------------------------------------------------------------------------------
-# the Rotation Puzzle (document 003)
-# ---------------------------------------------------------------------------------------------
-
-#: The contest's limit: answers above it are reported as -1.
-ROTATION_MAX_OPS = 20
-ROTATION_METHODS = ("bidir", "bfs")
-
-
-@dataclass
-class RotationResult:
-    """What :func:`rotation` found. ``length`` is -1 when the sorted grid is more than
-    ``max_ops`` operations away (or cannot be reached at all); ``operations`` are the corners
-    ``(x, y)`` of the turned sub-rectangles, in order."""
-
-    rows: int
-    cols: int
-    grid: list
-    method: str
-    max_ops: int
-    length: int
-    operations: list
-    forward_counts: list
-    backward_counts: list
-    states: int
-    memory_bytes: int
-    seconds: float
-    compile_seconds: float
-
-    def grids(self):
-        """Every grid from the start to the sorted one (flat lists)."""
-        return RotationPuzzle(self.rows, self.cols).apply(self.grid, self.operations)
-
-    def to_dict(self):
-        return asdict(self)
-
-
-_ROTATION_COMPILE = {}
-
-
-def _warm_rotation():
-    if "bidir" not in _ROTATION_COMPILE:
-        t0 = time.perf_counter()
-        puz = RotationPuzzle(3, 3)
-        g = puz.goal_state()
-        s = g.copy()
-        puz.fns.step(s, 0, puz.params)
-        _bidir_mod._bidirectional(s, g, puz.fns, puz.params, 4, 1000, False)
-        _ROTATION_COMPILE["bidir"] = time.perf_counter() - t0
-    return _ROTATION_COMPILE["bidir"]
-
-
-def rotation(grid, rows=None, cols=None, max_ops=ROTATION_MAX_OPS, method="bidir",
-             max_states=DEFAULT_MAX_STATES):
-    """Fewest operations that sort a Rotation Puzzle grid (AtCoder ABC336 F), or -1 if more
-    than ``max_ops`` are needed.
-
-    ``grid``: a list of rows, or a flat sequence with ``rows`` and ``cols``.
-    ``method``: ``bidir`` (bidirectional BFS, up to ``max_ops`` levels in all, always
-    expanding the smaller frontier) or ``bfs`` (one-directional BFS from the start, the
-    baseline). Both store whole states, so a hash collision can never give a wrong answer.
-    ``max_states`` caps the stored states (:class:`~puzzlelib.errors.SearchLimitError`).
-    """
-    if method not in ROTATION_METHODS:
-        raise PuzzleError(f"unknown method {method!r}: use bidir or bfs")
-    if int(max_ops) < 0:
-        raise PuzzleError(f"max_ops must be at least 0, not {max_ops}")
-    rows, cols, values = parse_rotation_grid(grid, rows, cols)
-    puz = RotationPuzzle(rows, cols)
-    comp = _warm_rotation()
-    s = puz.encode(values)
-    g = puz.goal_state()
-    t0 = time.perf_counter()
-    status, path, ends_f, ends_b, used = _bidir_mod._bidirectional(
-        s, g, puz.fns, puz.params, int(max_ops), int(max_states), method == "bfs"
-    )
-    seconds = time.perf_counter() - t0
-    if status == _bidir_mod.STATE_LIMIT:
-        raise SearchLimitError(
-            f"{method} stopped at {max_states:,} stored states ({used / 2**20:.0f} MiB) "
-            f"before settling the answer; raise max_states"
-        )
-    found = status == _bidir_mod.FOUND
-    ops = [list(_rotation_ops[int(m)]) for m in path] if found else []
-    return RotationResult(
-        rows=rows,
-        cols=cols,
-        grid=values,
-        method=method,
-        max_ops=int(max_ops),
-        length=len(ops) if found else -1,
-        operations=ops,
-        forward_counts=_layer_sizes(ends_f),
-        backward_counts=_layer_sizes(ends_b),
-        states=int(ends_f[-1] + ends_b[-1]),
-        memory_bytes=int(used),
-        seconds=seconds,
-        compile_seconds=comp,
-    )
+        results = [solve(puzzle, s, method, heuristic, pdb=pdb, reflect=reflect, threads=threads,
+                         max_depth=max_depth, progress=progress, cache=cache, **limits)
+                   for s in starts]
+        total = sum((r.stats for r in results), Stats())
+        total.seconds = time.perf_counter() - t0 - total.compile_seconds
+        return Batch(puzzle, method, results, total, results[0].threads)
+    if limits:
+        raise PuzzleError(f"solve_many with {method} takes no {', '.join(sorted(limits))}")
+    n_threads = _threads(threads, puzzle)
+    max_depth = _check_limit(max_depth, "max_depth")
+    with timed() as timer:
+        space, extra = _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer)
+        _typed(space, timer)
+        if max_depth is None:
+            max_depth = space.default_max_depth
+        states = np.stack([space.encode(s) for s in starts])
+        residues = [space.residue(s) for s in states]
+        h0 = [space.heuristic_value(s) for s in states]
+        with timer.phase() as ph:
+            res = _ida.deepen_many(states, residues, space.dfs_fns, space.params, max_depth,
+                                   n_threads, space.cfns)
+    results = []
+    for i, s in enumerate(states):
+        length = int(res.lengths[i])
+        path = res.paths[i, :length] if length >= 0 else None
+        e = dict(extra)
+        if method in INFORMED_METHODS:
+            e["initial_h"] = h0[i]
+        results.append(Result(
+            puzzle=puzzle, method=method, start=space.decode(s), length=length,
+            moves=space.moves_out(path) if path is not None else None,
+            status=SOLVED if length >= 0 else BEYOND_DEPTH, threads=n_threads, extra=e,
+            stats=Stats(int(res.generated[i]), int(res.expanded[i]), length + 1 if length >= 0
+                        else max_depth + 1, 0, None, 0.0)))
+    total = Stats(int(res.generated.sum()), int(res.expanded.sum()),
+                  max(r.stats.stored for r in results), 0, ph.seconds, timer.compile_seconds)
+    return Batch(puzzle, method, results, total, n_threads, extra)

@@ -1,21 +1,30 @@
 """Command line: ``python -m puzzlelib solve|layers|rotation|blocks ...``.
 
-Bad input exits with status 2 and one line on stderr (``puzzlelib: error: ...``); a search that
-stops at a limit exits with status 3. With ``--json`` the result is one JSON object on stdout.
-``seconds`` is the search alone; ``compile_seconds`` is the JIT compilation it needed.
+``solve`` and ``layers`` take any puzzle (``--puzzle sliding``, the default, ``rotation`` or
+``blocks``); ``rotation`` (the contest's input on stdin) and ``blocks solve|layers|pdb`` are
+the forms of earlier versions, kept with the same output. Bad input exits with status 2 and
+one line on stderr (``puzzlelib: error: ...``); a search stopped at a limit exits with status
+3. With ``--json`` the result is one JSON object on stdout, with the search's ``stats``
+(generated, expanded, stored, memory_bytes, seconds, compile_seconds) beside the fields of
+earlier versions.
 """
 
 import argparse
 import json
 import sys
 
-from .blocks import METHODS as BLOCK_METHODS
-from .blocks import block_layers, block_pdbs, block_solve
-from .api import METHODS, ROTATION_MAX_OPS, ROTATION_METHODS, layers, rotation, solve
-from .domains.rotation import parse_contest_input
-from .domains.sliding import HEURISTICS
-from .tuning import tune
+from .api import layers, solve
 from .core.errors import PuzzleError, SearchLimitError
+from .domains import METHODS, PUZZLES, BlockPuzzle, RotationPuzzle, SlidingPuzzle
+from .domains.blocks import METRICS
+from .domains.rotation import parse_contest_input
+from .pdb import databases as pattern_databases
+from .pdb.sliding import PARTITIONS
+from .tuning import tune
+
+#: The contest's limit: answers above it are reported as -1.
+ROTATION_MAX_OPS = 20
+ROTATION_METHODS = ("bidir", "bfs")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,34 +36,54 @@ class _Parser(argparse.ArgumentParser):
 def _parser():
     p = _Parser(prog="puzzlelib", description="State-space search on combinatorial puzzles.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    puzzles = ", ".join(PUZZLES)
 
-    s = sub.add_parser("solve", help="solve a sliding-tile puzzle")
-    s.add_argument("--size", default="3x3",
-                   help="ROWSxCOLS, each side 2..6, at most 25 cells (default 3x3)")
-    s.add_argument("--start", required=True, help='labels row by row, 0 = blank, e.g. "8 6 7 2 5 4 3 0 1"')
-    s.add_argument("--goal", help="goal board (default: 1..n-1 then the blank)")
-    s.add_argument("--method", default="idastar", choices=METHODS)
+    s = sub.add_parser("solve", help="solve a puzzle (sliding tiles unless --puzzle says)")
+    s.add_argument("--puzzle", default="sliding", choices=tuple(PUZZLES),
+                   help=f"which puzzle: {puzzles} (default sliding)")
+    s.add_argument("--size", default=None,
+                   help="ROWSxCOLS (sliding: sides 2..6, at most 25 cells, default 3x3; "
+                        "rotation: HxW, 3..8; blocks: read from the board)")
+    s.add_argument("--start", default=None,
+                   help='the start: labels row by row, 0 = blank, e.g. "8 6 7 2 5 4 3 0 1" '
+                        '(rotation: the numbers row by row; blocks: rows joined by "/")')
+    s.add_argument("--board", help="blocks: a board file ('-' reads stdin), instead of --start")
+    s.add_argument("--goal", help="goal board (sliding; default: 1..n-1 then the blank), or "
+                                  "ROW,COL of the 2x2 piece (blocks)")
+    s.add_argument("--metric", choices=METRICS, default="straight", help="blocks: move metric")
+    s.add_argument("--method", default=None, choices=METHODS,
+                   help="default: the puzzle's own (sliding idastar, rotation bidir, blocks bfs)")
     s.add_argument("--all", action="store_true", help="count every optimal solution (iddfs, idastar)")
-    s.add_argument("--heuristic", default="manhattan", choices=HEURISTICS[:2] + HEURISTICS[3:],
-                   help="for idastar/astar/greedy (default manhattan); the pdb ones are the "
-                        "15-puzzle's additive pattern databases, built on first use (pdb78: "
-                        "minutes) and cached on disk")
+    s.add_argument("--heuristic", default=None,
+                   help="for idastar/astar/greedy. sliding: manhattan (default), linear-conflict, "
+                        f"or the 15-puzzle's additive pattern databases {', '.join(PARTITIONS)} "
+                        "(built on first use, pdb78 in minutes, and cached on disk); blocks: "
+                        "pattern databases such as 36-0-0-f (several, comma-separated: the "
+                        "maximum)")
     s.add_argument("--no-reflect", action="store_true",
                    help="pattern databases: skip the lookup mirrored in the main diagonal")
-    s.add_argument("--max-states", type=int, default=None, help="cap on stored states (bidir, astar, greedy)")
-    s.add_argument("--threads", type=int, default=1,
-                   help="threads for iddfs/idastar (0 = all cores; more than 1 adds a few seconds of compilation)")
+    s.add_argument("--max-states", type=int, default=None,
+                   help="cap on stored states (bfs, bidir, astar, greedy)")
+    s.add_argument("--max-depth", type=int, default=None,
+                   help="the most moves searched for (deepening, bidir; rotation default 20)")
+    s.add_argument("--threads", type=int, default=0,
+                   help="threads (default 0 = all cores; 1 repeats node counts exactly)")
     s.add_argument("--progress", action="store_true",
                    help="show progress on stderr (layers for bfs, bounds for iddfs/idastar)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
 
     l = sub.add_parser("layers", help="count positions at each depth from a start (full BFS)")
-    l.add_argument("--size", default="3x3")
-    l.add_argument("--start", required=True)
+    l.add_argument("--puzzle", default="sliding", choices=tuple(PUZZLES),
+                   help=f"which puzzle: {puzzles} (default sliding)")
+    l.add_argument("--size", default=None)
+    l.add_argument("--start", default=None)
+    l.add_argument("--board", help="blocks: a board file ('-' reads stdin), instead of --start")
+    l.add_argument("--metric", choices=METRICS, default="straight", help="blocks: move metric")
+    l.add_argument("--max-depth", type=int, default=None, help="stop after this many layers")
     l.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
     l.add_argument("--threads", type=int, default=0, help="threads (default 0 = all cores)")
     l.add_argument("--hash", default="perfect", choices=("perfect", "sparse"),
-                   help="minimal perfect hash (default) or a sparse direct index (more memory)")
+                   help="sliding: minimal perfect hash (default) or a sparse direct index")
     l.add_argument("--json", action="store_true")
 
     r = sub.add_parser(
@@ -72,7 +101,7 @@ def _parser():
     common = {
         "--board": dict(required=True, help="a text file: one line per row, a letter per piece, "
                                             "'.' for empty ('-' reads stdin)"),
-        "--metric": dict(default="straight", choices=("unit", "straight", "path"),
+        "--metric": dict(default="straight", choices=METRICS,
                          help="one piece one cell / any distance in a line / any path (default "
                               "straight)"),
     }
@@ -87,7 +116,7 @@ def _parser():
     for q in (bs, bp):
         q.add_argument("--goal", help="ROW,COL of the 2x2 piece's top-left cell at the goal "
                                       "(default: bottom rows, centred; needed on odd widths)")
-    bs.add_argument("--method", default="bfs", choices=BLOCK_METHODS)
+    bs.add_argument("--method", default="bfs", choices=BlockPuzzle.methods[:4])
     bs.add_argument("--pdb", help="pattern database(s) for astar/idastar, e.g. 36-0-0-f or "
                                   "30-0-3-f,30-3-0-f (the maximum is used)")
     bs.add_argument("--max-states", type=int, default=None, help="cap on stored states")
@@ -101,35 +130,175 @@ def _parser():
     return p
 
 
-def _print_solution(sol):
-    print(f"{sol.method}: {sol.length} moves" if sol.length >= 0 else f"{sol.method}: no solution")
-    if sol.length > 0:
-        print(f"blank moves: {sol.moves}")
-        print(f"tiles moved: {' '.join(map(str, sol.tiles()))}")
-    if sol.solutions is not None:
-        print(f"optimal solutions: {sol.solutions}")
-    print(f"nodes: {sol.nodes:,}")
-    print(f"search: {sol.seconds:.4f} s (compile {sol.compile_seconds:.2f} s)")
+# ---------------------------------------------------------------------------------------------
+# the fields of earlier versions' JSON, from a Result
+# ---------------------------------------------------------------------------------------------
 
 
-def _print_counts(lay):
+def _nodes(res):
+    """What earlier versions printed as ``nodes``: the positions stored by the breadth-first
+    and best-first searches, the nodes generated by depth-first ones, the nodes expanded by a
+    block puzzle's A*."""
+    if res.method in ("iddfs", "idastar"):
+        return res.stats.generated
+    if res.method in ("astar", "greedy") and res.puzzle.name == "blocks":
+        return res.stats.expanded
+    return res.stats.stored
+
+
+def _sliding_solution(res):
+    d = {"size": res.puzzle.size, "method": res.method, "start": res.start,
+         "goal": [int(x) for x in res.puzzle.goal], "length": res.length,
+         "moves": res.moves or "", "nodes": _nodes(res), "seconds": res.stats.seconds,
+         "compile_seconds": res.stats.compile_seconds}
+    if res.solutions is not None:
+        d["solutions"] = res.solutions
+    e = dict(res.extra)
+    if res.method == "bfs":
+        d["counts"] = res.counts
+    elif res.method == "bidir":
+        d.update(forward_counts=e.pop("forward_counts"), backward_counts=e.pop("backward_counts"),
+                 memory_bytes=res.stats.memory_bytes)
+    elif res.method in ("iddfs", "idastar"):
+        d.update(iterations=e.pop("iterations"), threads=res.threads,
+                 initial_bound=e.pop("initial_bound"))
+    else:
+        d.update(expanded=res.stats.expanded, memory_bytes=res.stats.memory_bytes)
+    d.update(e)
+    return d
+
+
+def _block_solution(res):
+    puz = res.puzzle
+    d = {"size": puz.size, "metric": puz.metric, "method": res.method, "goal": list(puz.goal),
+         "start": res.start, "length": res.length, "moves": res.moves or [],
+         "nodes": _nodes(res), "seconds": res.stats.seconds,
+         "compile_seconds": res.stats.compile_seconds}
+    e = dict(res.extra)
+    e.pop("heuristic", None)
+    if res.method == "bfs":
+        d.update(counts=res.counts, memory_bytes=res.stats.memory_bytes)
+    elif res.method in ("astar", "greedy"):
+        d.update(stored=res.stats.stored, memory_bytes=res.stats.memory_bytes)
+    else:
+        e.pop("initial_bound", None)
+    d.update(e)
+    return d
+
+
+def _rotation(res, max_ops):
+    puz = res.puzzle
+    return {"rows": puz.rows, "cols": puz.cols, "grid": res.start, "method": res.method,
+            "max_ops": max_ops, "length": res.length, "operations": res.moves or [],
+            "forward_counts": res.extra.get("forward_counts", res.counts),
+            "backward_counts": res.extra.get("backward_counts", [1]), "states": res.stats.stored,
+            "memory_bytes": res.stats.memory_bytes, "seconds": res.stats.seconds,
+            "compile_seconds": res.stats.compile_seconds}
+
+
+def _sliding_layers(res):
+    return {"size": res.puzzle.size, "start": res.start, "counts": res.counts, "total": res.total,
+            "max_depth": res.max_depth, "farthest": res.farthest, "n_farthest": res.n_farthest,
+            "seconds": res.stats.seconds, "compile_seconds": res.stats.compile_seconds,
+            "threads": res.threads, "hash": res.extra["hash"],
+            "table_bytes": int(res.table.nbytes) if res.table is not None else 0}
+
+
+def _block_layers(res):
+    return {"size": res.puzzle.size, "metric": res.puzzle.metric, "counts": res.counts,
+            "total": res.total, "max_depth": res.max_depth, "farthest": res.farthest,
+            "n_farthest": res.n_farthest, "seconds": res.stats.seconds,
+            "compile_seconds": res.stats.compile_seconds, "memory_bytes": res.stats.memory_bytes}
+
+
+def _with_stats(d, res):
+    d["puzzle"] = res.puzzle.name
+    d["status"] = res.status
+    d["stats"] = res.stats.to_dict()
+    return d
+
+
+def _as_json(res, legacy):
+    return _with_stats(legacy(res), res)
+
+
+# ---------------------------------------------------------------------------------------------
+# plain output
+# ---------------------------------------------------------------------------------------------
+
+
+def _print_solution(res):
+    print(f"{res.method}: {res.length} moves" if res.length >= 0 else f"{res.method}: no solution")
+    if res.length > 0:
+        if res.puzzle.name == "sliding":
+            print(f"blank moves: {res.moves}")
+            print(f"tiles moved: {' '.join(map(str, res.puzzle.tiles_moved(res.start, res.moves)))}")
+        else:
+            print(f"moves: {json.dumps(res.moves)}")
+    if res.solutions is not None:
+        print(f"optimal solutions: {res.solutions}")
+    print(f"nodes: {_nodes(res):,}")
+    print(f"search: {res.stats.seconds:.4f} s (compile {res.stats.compile_seconds:.2f} s)")
+
+
+def _print_counts(res):
     print("depth  positions")
-    for d, c in enumerate(lay.counts):
+    for d, c in enumerate(res.counts):
         print(f"{d:5d}  {c:,}")
 
 
-def _print_layers(lay):
-    _print_counts(lay)
-    print(f"total: {lay.total:,}; greatest depth {lay.max_depth}, {lay.n_farthest} position(s):")
-    for b in lay.farthest[:20]:
-        print("  " + " ".join(map(str, b)))
-    if lay.n_farthest > 20:
-        print(f"  ... and {lay.n_farthest - 20} more")
-    print(f"search: {lay.seconds:.4f} s (compile {lay.compile_seconds:.2f} s)")
+def _print_layers(res):
+    _print_counts(res)
+    print(f"total: {res.total:,}; greatest depth {res.max_depth}, {res.n_farthest} position(s):")
+    for b in res.farthest[:20]:
+        print("  " + (" ".join(map(str, b)) if isinstance(b, list) else b.replace("\n", "/")))
+    if res.n_farthest > 20:
+        print(f"  ... and {res.n_farthest - 20} more")
+    print(f"search: {res.stats.seconds:.4f} s (compile {res.stats.compile_seconds:.2f} s)")
 
 
-def _print_rotation(res):
-    print(res.length)  # the contest's output: the answer alone
+def _print_block_solution(res):
+    print(f"{res.method} ({res.puzzle.metric} metric): {res.length} moves" if res.length >= 0
+          else f"{res.method}: no solution")
+    for (r, c), (r1, c1) in res.moves or []:
+        print(f"  ({r},{c}) -> ({r1},{c1})")
+    print(f"nodes: {_nodes(res):,}")
+    print(f"search: {res.stats.seconds:.4f} s (compile {res.stats.compile_seconds:.2f} s)")
+
+
+def _print_block_layers(res):
+    _print_counts(res)
+    print(f"total: {res.total:,}; greatest depth {res.max_depth}, {res.n_farthest} position(s)")
+    for b in res.farthest[:3]:
+        print(b + "\n")
+    print(f"search: {res.stats.seconds:.4f} s (compile {res.stats.compile_seconds:.2f} s)")
+
+
+class _PdbResult:
+    def __init__(self, dbs):
+        self.dbs = dbs
+
+    @staticmethod
+    def _one(db):
+        return {"name": db.name, "patterns": db.patterns, "seconds": db.build_seconds,
+                "states": db.states, "max_value": db.max_value, "source": db.source,
+                "metric": db.metric, "goal": list(db.goal), "stats": db.stats.to_dict()}
+
+    def to_dict(self):
+        if len(self.dbs) == 1:
+            return self._one(self.dbs[0])
+        return {"pdbs": [self._one(db) for db in self.dbs]}
+
+
+def _print_pdb(res):
+    for db in res.dbs:
+        print(f"PDB {db.name}: {db.patterns:,} patterns from {db.states:,} relaxed positions, "
+              f"largest value {db.max_value}, built in {db.build_seconds:.2f} s ({db.source})")
+
+
+# ---------------------------------------------------------------------------------------------
+# commands
+# ---------------------------------------------------------------------------------------------
 
 
 def _read_board(path):
@@ -142,43 +311,84 @@ def _read_board(path):
         raise PuzzleError(f"cannot read board file {path!r}: {e.strerror}") from None
 
 
-class _PdbResult:
-    def __init__(self, dbs):
-        self.dbs = dbs
-
-    @staticmethod
-    def _one(db):
-        return {"name": db.name, "patterns": db.patterns, "seconds": db.build_seconds,
-                "states": db.states, "max_value": db.max_value, "source": db.source,
-                "metric": db.metric, "goal": list(db.goal)}
-
-    def to_dict(self):
-        if len(self.dbs) == 1:
-            return self._one(self.dbs[0])
-        return {"pdbs": [self._one(db) for db in self.dbs]}
+def _threads(n):
+    return None if n == 0 else n
 
 
-def _print_block_solution(sol):
-    print(f"{sol.method} ({sol.metric} metric): {sol.length} moves" if sol.length >= 0
-          else f"{sol.method}: no solution")
-    for (r, c), (r1, c1) in sol.moves:
-        print(f"  ({r},{c}) -> ({r1},{c1})")
-    print(f"nodes: {sol.nodes:,}")
-    print(f"search: {sol.seconds:.4f} s (compile {sol.compile_seconds:.2f} s)")
+def _puzzle(args, start, for_layers=False):
+    """The puzzle ``--puzzle`` names, from the other options."""
+    if args.puzzle == "sliding":
+        if args.board is not None:
+            raise PuzzleError("--board is for block puzzles; give sliding tiles with --start")
+        return SlidingPuzzle(args.size or "3x3", goal=None if for_layers else args.goal,
+                             hash=getattr(args, "hash", "perfect"))
+    if args.puzzle == "rotation":
+        if args.size is None:
+            raise PuzzleError("the rotation puzzle needs --size HxW")
+        return RotationPuzzle(args.size)
+    return BlockPuzzle(start, metric=args.metric,
+                       goal=False if for_layers else getattr(args, "goal", None))
 
 
-def _print_block_layers(lay):
-    _print_counts(lay)
-    print(f"total: {lay.total:,}; greatest depth {lay.max_depth}, {lay.n_farthest} position(s)")
-    for b in lay.farthest[:3]:
-        print(b + "\n")
-    print(f"search: {lay.seconds:.4f} s (compile {lay.compile_seconds:.2f} s)")
+def _start(args):
+    if args.puzzle == "blocks":
+        if (args.board is None) == (args.start is None):
+            raise PuzzleError("give the block puzzle's start with --board FILE or --start "
+                              "(rows joined by '/')")
+        return _read_board(args.board) if args.board is not None else args.start.replace("/", "\n")
+    if args.start is None:
+        raise PuzzleError("the following arguments are required: --start")
+    return args.start
 
 
-def _print_pdb(res):
-    for db in res.dbs:
-        print(f"PDB {db.name}: {db.patterns:,} patterns from {db.states:,} relaxed positions, "
-              f"largest value {db.max_value}, built in {db.build_seconds:.2f} s ({db.source})")
+def _solve(args):
+    start = _start(args)
+    puzzle = _puzzle(args, start)
+    heuristic, reflect = args.heuristic, (False if args.no_reflect else None)
+    if reflect is not None and args.puzzle != "sliding":
+        raise PuzzleError("--no-reflect applies to sliding tiles' pattern databases")
+    if reflect is not None and heuristic not in PARTITIONS:
+        reflect = None  # (earlier versions let it pass with any heuristic)
+    kw = {k: v for k, v in (("max_states", args.max_states), ("max_depth", args.max_depth))
+          if v is not None}
+    res = solve(puzzle, start, method=args.method, heuristic=heuristic, reflect=reflect,
+                all_solutions=args.all, progress=True if args.progress else None,
+                threads=_threads(args.threads), **kw)
+    if args.puzzle == "sliding" and res.length < 0:
+        # earlier versions stopped here with status 3: no solution within the bound
+        raise SearchLimitError(f"{res.method} found no solution ({res.status})")
+    legacy = {"sliding": _sliding_solution, "blocks": _block_solution,
+              "rotation": lambda r: _rotation(r, args.max_depth or 20)}[args.puzzle]
+    show = _print_block_solution if args.puzzle == "blocks" else _print_solution
+    return _as_json(res, legacy), lambda: show(res)
+
+
+def _layers(args):
+    start = _start(args)
+    puzzle = _puzzle(args, start, for_layers=True)
+    if args.hash != "perfect" and args.puzzle != "sliding":
+        raise PuzzleError("--hash applies to sliding tiles")
+    res = layers(puzzle, start, progress=True if args.progress else None,
+                 threads=_threads(args.threads), max_depth=args.max_depth)
+    legacy = _sliding_layers if args.puzzle == "sliding" else _block_layers
+    if args.puzzle == "rotation":
+        legacy = _rotation_layers
+    return _as_json(res, legacy), lambda: _print_layers(res)
+
+
+def _rotation_layers(res):
+    return {"size": res.puzzle.size, "start": res.start, "counts": res.counts,
+            "total": res.total, "max_depth": res.max_depth, "farthest": res.farthest,
+            "n_farthest": res.n_farthest, "seconds": res.stats.seconds,
+            "compile_seconds": res.stats.compile_seconds}
+
+
+def _rotation_command(args):
+    rows, cols, values = parse_contest_input(sys.stdin.read())
+    if args.max_ops < 0:
+        raise PuzzleError(f"max_ops must be at least 0, not {args.max_ops}")
+    res = solve(RotationPuzzle(rows, cols), values, method=args.method, max_depth=args.max_ops)
+    return _as_json(res, lambda r: _rotation(r, args.max_ops)), lambda: print(res.length)
 
 
 def _blocks(args):
@@ -188,40 +398,36 @@ def _blocks(args):
         kw = {} if args.max_states is None else {"max_states": args.max_states}
         if args.transpositions is not None:
             kw["transpositions"] = args.transpositions
-        return block_solve(board, goal=args.goal, metric=args.metric, method=args.method,
-                           pdb=args.pdb, progress=progress, **kw), _print_block_solution
+        puzzle = BlockPuzzle(board, metric=args.metric, goal=args.goal)
+        if args.pdb and args.method == "bfs":
+            raise PuzzleError("a pattern database guides A* or IDA*, not breadth-first search")
+        res = solve(puzzle, board, method=args.method, heuristic=args.pdb or None,
+                    progress=progress, **kw)
+        return _as_json(res, _block_solution), lambda: _print_block_solution(res)
     if args.blocks_command == "layers":
-        return block_layers(board, metric=args.metric, progress=progress), _print_block_layers
+        puzzle = BlockPuzzle(board, metric=args.metric, goal=False)
+        res = layers(puzzle, board, progress=progress)
+        return _as_json(res, _block_layers), lambda: _print_block_layers(res)
     names = [nm.strip() for nm in args.name.split(",") if nm.strip()]
     if not names:
         raise PuzzleError("--name gives no PDB name")
-    dbs = block_pdbs(board, names, goal=args.goal, metric=args.metric, progress=progress)
-    return _PdbResult(dbs), _print_pdb
+    puzzle = BlockPuzzle(board, metric=args.metric, goal=args.goal)
+    out = _PdbResult(pattern_databases(puzzle, names, progress=progress))
+    return out.to_dict(), lambda: _print_pdb(out)
 
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    tune()  # a command runs searches: keep freed memory, start the threads (see puzzlelib.tuning)
+    tune()  # a command runs searches: keep freed memory, start the threads (puzzlelib.tuning)
     try:
         if args.command == "solve":
-            kw = {} if args.max_states is None else {"max_states": args.max_states}
-            result = solve(
-                args.start, size=args.size, goal=args.goal, method=args.method,
-                all_solutions=args.all, progress=True if args.progress else None,
-                threads=None if args.threads == 0 else args.threads,
-                heuristic=args.heuristic, reflect=False if args.no_reflect else None, **kw,
-            )
-            show = _print_solution
+            data, show = _solve(args)
         elif args.command == "layers":
-            result = layers(args.start, size=args.size, progress=True if args.progress else None,
-                            threads=None if args.threads == 0 else args.threads, hash=args.hash)
-            show = _print_layers
+            data, show = _layers(args)
         elif args.command == "blocks":
-            result, show = _blocks(args)
+            data, show = _blocks(args)
         else:
-            rows, cols, values = parse_contest_input(sys.stdin.read())
-            result = rotation(values, rows, cols, max_ops=args.max_ops, method=args.method)
-            show = _print_rotation
+            data, show = _rotation_command(args)
     except SearchLimitError as e:
         sys.stderr.write(f"puzzlelib: stopped: {e}\n")
         return 3
@@ -229,9 +435,9 @@ def main(argv=None):
         sys.stderr.write(f"puzzlelib: error: {e}\n")
         return 2
     if args.json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps(data))
     else:
-        show(result)
+        show()
     return 0
 
 

@@ -154,3 +154,80 @@ def linear_conflict(board, goal, rows, cols):
         line = [board[r * cols + c] for r in range(rows)]
         total += extra([where[v][0] for v in line if v and where[v][1] == c])
     return total
+
+
+def degree(s, cols):
+    """Legal moves from board ``s`` (a string): the blank's neighbours."""
+    rows = len(s) // cols
+    r, c = divmod(s.index("0"), cols)
+    return (r > 0) + (r < rows - 1) + (c > 0) + (c < cols - 1)
+
+
+def table_bfs_stats(start, rows, cols):
+    """``(generated, expanded)`` of a breadth-first search from ``start`` to exhaustion that
+    never tries the move straight back to a position's parent: every position is expanded, and
+    generates a child per legal move but the one back (the start has no move back)."""
+    dist = distances(start, rows, cols)
+    total = sum(degree(s, cols) for s in dist)
+    return total - (len(dist) - 1), len(dist)
+
+
+def deepening_stats(start, goal, rows, cols, heuristic=None):
+    """``(length, generated, expanded)`` of iterative deepening from ``start`` with
+    ``heuristic(board)`` as the lower bound (None: 0), the bound stepped by 2, never undoing the
+    last move, stopping at the first solution, children in the move order u, d, l, r: a
+    recursive version, to check the kernel's counts against."""
+    h = heuristic or (lambda s: 0)
+    s, g = to_str(start), to_str(goal)
+    b0 = s.index("0")
+    bg = g.index("0")
+    bound = (abs(b0 // cols - bg // cols) + abs(b0 % cols - bg % cols)) % 2
+    while h(s) > bound:
+        bound += 2
+    gen = exp = 0
+
+    def children(board, back):
+        b = board.index("0")
+        r, c = divmod(b, cols)
+        for m, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+            nr, nc = r + dr, c + dc
+            if m == back or not (0 <= nr < rows and 0 <= nc < cols):
+                continue
+            t = nr * cols + nc
+            cells = list(board)
+            cells[b], cells[t] = cells[t], cells[b]
+            yield m, "".join(cells)
+
+    def dfs(board, g_, back, bound):
+        nonlocal gen, exp
+        if g_ == bound:
+            return board == g
+        exp += 1
+        for m, child in children(board, back):
+            gen += 1
+            if g_ + 1 + h(child) > bound:
+                continue
+            if dfs(child, g_ + 1, m ^ 1, bound):
+                return True
+        return False
+
+    while bound <= 80:
+        if dfs(s, 0, -1, bound) if bound > 0 else s == g:
+            return bound, gen, exp
+        bound += 2
+    return -1, gen, exp
+
+
+def manhattan_to(goal, cols):
+    """Manhattan distance to ``goal`` (distinct tiles), as a function of a board string."""
+    where = {ch: divmod(i, cols) for i, ch in enumerate(to_str(goal))}
+
+    def h(s):
+        total = 0
+        for i, ch in enumerate(s):
+            if ch != "0":
+                r, c = divmod(i, cols)
+                total += abs(r - where[ch][0]) + abs(c - where[ch][1])
+        return total
+
+    return h

@@ -14,74 +14,80 @@ from . import reference
 from .conftest import random_board
 
 
-def _both(monkeypatch, start, size, goal=None, **kw):
-    """``solve(method="bidir")`` through the key kernel, through the table kernel and through
-    the hash-set kernel; checks the first two against the third and returns the first and the
-    third."""
-    rows, cols = (int(x) for x in size.split("x"))
-    assert api._bidir_table_ranks(SlidingPuzzle(rows, cols, goal=goal)) is not None
-    keys = solve(start, size=size, goal=goal, method="bidir", **kw)
-    with monkeypatch.context() as m:
-        m.setattr(api, "BIDIR_KEY_MAX_CELLS", 0)  # over distance tables
-        table = solve(start, size=size, goal=goal, method="bidir", **kw)
-        m.setattr(api, "BIDIR_TABLE_MAX_RANKS", 0)  # every board on whole states
-        states = solve(start, size=size, goal=goal, method="bidir", **kw)
+def _both(start, size, goal=None, max_depth=80):
+    """Bidirectional search through the key kernel (where the board has keys), the table
+    kernel and the hash-set kernel, and through ``solve``; checks them all against the
+    hash-set kernel and returns ``solve``'s result and the hash-set kernel's."""
+    puz = SlidingPuzzle(size, goal=goal)
+    s, g = puz.encode(start), puz.goal_state()
+    bound0 = puz.residue(s)
+
+    def run(variant):
+        return bidir.bidirectional(s, g, puz.fns, puz.params, max_depth, 10**7, variant=variant,
+                                   kfns=puz.kfns, n_ranks=puz.n_ranks, bound0=bound0)
+
+    states = run("states")
+    table = run("table")
     _same(table, states)
-    _same(keys, states)
-    # each run used its own kernel (boards over 15 cells have no keys: tables twice)
-    assert table.extra["memory_bytes"] != states.extra["memory_bytes"]
-    if rows * cols <= api.BIDIR_KEY_MAX_CELLS:
-        assert keys.extra["memory_bytes"] != table.extra["memory_bytes"]
-    return keys, states
+    # each run used its own kernel
+    assert table.memory_bytes != states.memory_bytes
+    if puz.kfns is not None:
+        keys = run("keys")
+        _same(keys, states)
+        assert keys.memory_bytes != table.memory_bytes
+    sol = solve(puz, start, method="bidir", max_depth=max_depth)
+    assert sol.length == (len(states.path) if states.status == bidir.FOUND else -1)
+    assert sol.stats.stored == states.stored
+    assert sol.extra["forward_counts"] == states.forward_counts
+    assert sol.extra["backward_counts"] == states.backward_counts
+    return sol, states
 
 
 def _same(a, b):
-    assert (a.length, a.moves, a.nodes) == (b.length, b.moves, b.nodes)
-    assert a.extra["forward_counts"] == b.extra["forward_counts"]
-    assert a.extra["backward_counts"] == b.extra["backward_counts"]
+    assert (a.status, a.path.tolist(), a.stored) == (b.status, b.path.tolist(), b.stored)
+    assert a.forward_counts == b.forward_counts
+    assert a.backward_counts == b.backward_counts
 
 
 @pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4)])
-def test_keys_and_tables_match_hash_sets_and_plain_bfs(rows, cols, rng, monkeypatch):
+def test_keys_and_tables_match_hash_sets_and_plain_bfs(rows, cols, rng):
     goal = list(range(1, rows * cols)) + [0]
     dist = reference.distances(goal, rows, cols)
     for walk in (None,) * 10 + (3, 8, 15):
         start = random_board(rows, cols, rng, walk=walk)
-        table, states = _both(monkeypatch, start, f"{rows}x{cols}")
-        _same(table, states)
-        assert table.length == dist[reference.to_str(start)]
-        assert reference.replay(start, table.moves, cols) == goal
+        sol, _ = _both(start, f"{rows}x{cols}")
+        assert sol.length == dist[reference.to_str(start)]
+        assert reference.replay(start, sol.moves, cols) == goal
 
 
 def test_the_8puzzle_start_stores_what_the_notebook_quotes():
-    sol = solve("8 6 7 2 5 4 3 0 1", method="bidir")
-    assert (sol.length, sol.nodes) == (31, 15828)
+    sol = solve(SlidingPuzzle("3x3"), "8 6 7 2 5 4 3 0 1", method="bidir")
+    assert (sol.length, sol.stats.stored) == (31, 15828)
     assert sum(sol.extra["forward_counts"]) == 8456
     assert sum(sol.extra["backward_counts"]) == 7372
 
 
-def test_start_equals_goal(monkeypatch):
-    table, states = _both(monkeypatch, "1 2 3 4 5 6 7 8 0", "3x3")
-    _same(table, states)
-    assert (table.length, table.moves, table.nodes) == (0, "", 2)
+def test_start_equals_goal():
+    sol, _ = _both("1 2 3 4 5 6 7 8 0", "3x3")
+    assert (sol.length, sol.moves, sol.stats.stored) == (0, "", 2)
 
 
-def test_depth_limit(monkeypatch, rng):
+def test_depth_limit(rng):
     goal = list(range(1, 9)) + [0]
     dist = reference.distances(goal, 3, 3)
     start = random_board(3, 3, rng)
     d = dist[reference.to_str(start)]
     for bound in (d - 1, d, d + 1):
-        table, states = _both(monkeypatch, start, "3x3", max_bound=bound)
-        _same(table, states)
-        assert table.length == (d if bound >= d else -1)
+        sol, _ = _both(start, "3x3", max_depth=bound)
+        assert sol.length == (d if bound >= d else -1)
 
 
-def test_state_limit(monkeypatch):
+def test_state_limit():
+    eight = SlidingPuzzle("3x3")
     for limit in (500, 15_000):
         with pytest.raises(SearchLimitError, match="stored states"):
-            solve("8 6 7 2 5 4 3 0 1", method="bidir", max_states=limit)
-    assert solve("8 6 7 2 5 4 3 0 1", method="bidir", max_states=15_828).length == 31
+            solve(eight, "8 6 7 2 5 4 3 0 1", method="bidir", max_states=limit)
+    assert solve(eight, "8 6 7 2 5 4 3 0 1", method="bidir", max_states=15_828).length == 31
 
 
 @pytest.mark.parametrize("rows,cols,goal", [
@@ -89,17 +95,17 @@ def test_state_limit(monkeypatch):
     (3, 3, [1, 1, 1, 2, 2, 2, 3, 3, 0]),
     (4, 4, [1] * 7 + [2] * 8 + [0]),  # the one-word multiset hash, 102,960 positions
 ])
-def test_repeated_labels(rows, cols, goal, rng, monkeypatch):
+def test_repeated_labels(rows, cols, goal, rng):
     size = f"{rows}x{cols}"
     for walk in (7, 20, 31, 60):
         start = random_board(rows, cols, rng, goal=goal, walk=walk)
-        table, states = _both(monkeypatch, start, size, goal=goal)
-        _same(table, states)
-        assert reference.replay(start, table.moves, cols) == goal
+        sol, _ = _both(start, size, goal=goal)
+        assert reference.replay(start, sol.moves, cols) == goal
         if rows * cols <= 9:
-            assert table.length == reference.distances(goal, rows, cols)[reference.to_str(start)]
+            assert sol.length == reference.distances(goal, rows, cols)[reference.to_str(start)]
         else:
-            assert table.length == solve(start, size=size, goal=goal, method="idastar").length
+            assert sol.length == solve(SlidingPuzzle(size, goal=goal), start,
+                                       method="idastar").length
 
 
 @pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3)])
@@ -112,24 +118,29 @@ def test_unsolvable_pairs_are_exhausted(rows, cols, rng):
         board = random_board(rows, cols, rng)
         i, j = [k for k, v in enumerate(board) if v][:2]
         board[i], board[j] = board[j], board[i]  # two tiles swapped: the other parity class
-        s = puz.encode(np.array(board, dtype=np.uint8))
-        g = puz.encode(np.array(goal, dtype=np.uint8))
-        a = bidir._bidirectional_table(s, g, puz.fns, puz.params, puz.n_ranks, 100, 10**6)
-        b = bidir._bidirectional(s, g, puz.fns, puz.params, 100, 10**6)
-        c = bidir._bidirectional_keys(s, g, puz.fns, puz.kfns, puz.params, 100, 10**6)
-        assert a[0] == b[0] == c[0] == bidir.EXHAUSTED
-        assert len(a[1]) == len(c[1]) == 0
-        assert a[2].tolist() == b[2].tolist() == c[2].tolist()
-        assert a[3].tolist() == b[3].tolist() == c[3].tolist()
+        s = puz.state_of(np.array(board, dtype=np.uint8))  # (unchecked: the other class)
+        g = puz.goal_state()
+        a, b, c = (bidir.bidirectional(s, g, puz.fns, puz.params, 100, 10**6, variant=v,
+                                       kfns=puz.kfns, n_ranks=puz.n_ranks)
+                   for v in ("table", "states", "keys"))
+        assert a.status == b.status == c.status == bidir.EXHAUSTED
+        assert len(a.path) == len(c.path) == 0
+        assert a.forward_counts == b.forward_counts == c.forward_counts
+        assert a.backward_counts == b.backward_counts == c.backward_counts
+        # run to exhaustion, every kernel made and expanded the same
+        assert (a.generated, a.expanded) == (b.generated, b.expanded) == (c.generated,
+                                                                          c.expanded)
 
 
 def test_kernel_choice(monkeypatch):
-    assert api._bidir_table_ranks(SlidingPuzzle(3, 3)) == 181_440
-    assert api._bidir_table_ranks(SlidingPuzzle(4, 4)) is None  # 16!/2 positions: hash sets
-    assert api._bidir_table_ranks(SlidingPuzzle(5, 5)) is None  # too many to rank at all
-    monkeypatch.setenv("PUZZLELIB_MAX_BYTES", "100000")  # two 3x3 tables no longer fit
-    assert api._bidir_table_ranks(SlidingPuzzle(3, 3)) is None
-    assert solve("8 6 7 2 5 4 3 0 1", method="bidir").nodes == 15828
+    assert api._bidir_variant(SlidingPuzzle(3, 3)) == ("keys", None)  # 9 cells: keys
+    assert api._bidir_variant(SlidingPuzzle(4, 4)) == ("states", None)  # 16!/2: hash sets
+    assert api._bidir_variant(SlidingPuzzle(5, 5)) == ("states", None)  # too many to rank
+    multi = SlidingPuzzle(4, 4, goal=[1] * 7 + [2] * 8 + [0])
+    assert api._bidir_variant(multi) == ("table", 102_960)
+    monkeypatch.setenv("PUZZLELIB_MAX_BYTES", "100000")  # two such tables no longer fit
+    assert api._bidir_variant(multi) == ("states", None)
+    assert solve(SlidingPuzzle("3x3"), "8 6 7 2 5 4 3 0 1", method="bidir").stats.stored == 15828
 
 
 def test_long_multiset_hash_uses_tables_too():
@@ -138,14 +149,11 @@ def test_long_multiset_hash_uses_tables_too():
     goal = [1] * 8 + [2] * 9 + [0]
     puz = SlidingPuzzle(3, 6, goal=goal)
     assert puz.fns is sliding.FNS_MULTISET_LONG
-    assert api._bidir_table_ranks(puz) == puz.n_ranks == 437_580
+    assert api._bidir_variant(puz) == ("table", puz.n_ranks) == ("table", 437_580)
     start = random_board(3, 6, __import__("random").Random(5), goal=goal, walk=25)
-    sol = solve(start, size="3x6", goal=goal, method="bidir")
+    sol, states = _both(start, "3x6", goal=goal)
     assert reference.replay(start, sol.moves, 6) == goal
-    s, g = puz.encode(puz.parse(start)), puz.encode(puz.goal)
-    states = bidir._bidirectional(s, g, puz.fns, puz.params, 80, 10**7)
-    assert sol.length == len(states[1])
-    assert sol.nodes == int(states[2][-1] + states[3][-1])
+    assert sol.length == len(states.path) and sol.stats.stored == states.stored
 
 
 @pytest.mark.parametrize("rows,cols,goal", [
@@ -187,7 +195,8 @@ def test_keys_follow_the_moves(rows, cols, goal, rng):
 def test_boards_over_15_cells_have_no_keys():
     assert SlidingPuzzle(3, 5).kfns is not None
     assert SlidingPuzzle(4, 4).kfns is None
-    assert solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", size="4x4", method="bidir").length == 1
+    assert solve(SlidingPuzzle("4x4"), "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+                 method="bidir").length == 1
 
 
 @pytest.mark.parametrize("rows,cols,goal", [
@@ -204,31 +213,30 @@ def test_layers_that_cannot_meet_skip_their_lookups_and_nothing_else(rows, cols,
     bg = int(np.flatnonzero(puz.goal == 0)[0])
 
     def kernels(s, bound0):
-        yield bidir._bidirectional(s, g, puz.fns, puz.params, 60, 10**7, False, bound0)
-        yield bidir._bidirectional_table(s, g, puz.fns, puz.params, puz.n_ranks, 60, 10**7,
-                                         bound0)
-        yield bidir._bidirectional_keys(s, g, puz.fns, puz.kfns, puz.params, 60, 10**7, bound0)
+        for variant in ("states", "table", "keys"):
+            r = bidir.bidirectional(s, g, puz.fns, puz.params, 60, 10**7, variant=variant,
+                                    kfns=puz.kfns, n_ranks=puz.n_ranks, bound0=bound0)
+            yield r.status, r.path, r.forward_counts, r.backward_counts
 
     for walk in (None,) * 6 + (1, 2, 9):
         board = random_board(rows, cols, rng, goal=goal, walk=walk)
-        s = puz.encode(puz.parse(board))
+        s = puz.encode(board)
         b = board.index(0)
         parity = (abs(b // cols - bg // cols) + abs(b % cols - bg % cols)) % 2
         for plain, bounded, wrong in zip(kernels(s, -1), kernels(s, parity),
                                          kernels(s, 1 - parity)):
             assert plain[0] == bounded[0] == bidir.FOUND
             assert plain[1].tolist() == bounded[1].tolist()
-            assert plain[2].tolist() == bounded[2].tolist()
-            assert plain[3].tolist() == bounded[3].tolist()
+            assert plain[2] == bounded[2] and plain[3] == bounded[3]
             if len(plain[1]) > 0:  # start == goal meets at the roots, before any layer
                 assert len(wrong[2]) + len(wrong[3]) > len(plain[2]) + len(plain[3])
 
 
 def test_direct_calls_see_the_same_types_for_one_bundle():
     """``solve`` calls the bidirectional kernels through their compiled code, typed once per
-    bundle of domain functions (``call_direct``): on every kind of board it can be given, the
-    arguments' numba types must then depend on the bundle alone, or the compiled code would
-    read one board's parameters as another's."""
+    bundle of domain functions (``call_direct``, where the puzzle says ``stable_types``): on
+    every kind of board it can be given, the arguments' numba types must then depend on the
+    bundle alone, or the compiled code would read one board's parameters as another's."""
     import numba
 
     configs = [(r, c, None, h) for r, c in [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4),
@@ -243,7 +251,8 @@ def test_direct_calls_see_the_same_types_for_one_bundle():
             continue  # the sparse index is for small boards only
         puz = SlidingPuzzle(rows, cols, goal=goal, hash=hash_)
         key = (id(puz.fns), id(puz.kfns), type(puz.params))
-        state = numba.typeof(puz.encode(puz.goal))
+        assert puz.stable_types
+        state = numba.typeof(puz.goal_state())
         assert state == numba.types.Array(numba.types.uint8, 1, "C")
         seen.setdefault(key, set()).add(numba.typeof(puz.params))
     assert len(seen) >= 4  # distinct tiles, sparse, two multiset ranks, with and without keys
@@ -256,8 +265,8 @@ def test_call_direct_gives_what_the_dispatcher_gives(monkeypatch):
     from puzzlelib.core import jit as _numba_cache
 
     puz = SlidingPuzzle(3, 3)
-    g = puz.encode(puz.goal)
-    s = puz.encode(puz.parse("8 6 7 2 5 4 3 0 1"))
+    g = puz.goal_state()
+    s = puz.encode("8 6 7 2 5 4 3 0 1")
     args = (s, g, puz.fns, puz.kfns, puz.params, 80, 10**6, 1)
     kernel = bidir._bidirectional_keys
     want = kernel(*args)
@@ -265,7 +274,8 @@ def test_call_direct_gives_what_the_dispatcher_gives(monkeypatch):
     for _ in range(2):  # the first call through the dispatcher, the second direct
         got = _numba_cache.call_direct(kernel, "k", *args)
         assert got[0] == want[0] and got[4] == want[4]
-        assert all(a.tolist() == b.tolist() for a, b in zip(got[1:4], want[1:4]))
+        assert all(a.tolist() == b.tolist() for a, b in zip(got[1:4] + got[5:], want[1:4]
+                                                              + want[5:]))
     assert _numba_cache._DIRECT[(kernel, "k")] is not kernel  # the compiled code itself
 
     class NoOverloads:  # a dispatcher that does not expose its compiled code

@@ -23,6 +23,13 @@ def test_solve_json(capsys):
     assert d["length"] == 31 and len(d["moves"]) == 31 and set(d["moves"]) <= set("udlr")
     assert d["solutions"] == 40
     assert d["nodes"] > 0 and d["seconds"] >= 0 and d["compile_seconds"] >= 0
+    # the fields of earlier versions, and the stats record
+    assert {"size", "method", "start", "goal", "length", "moves", "nodes", "seconds",
+            "compile_seconds", "solutions", "iterations", "threads", "initial_bound",
+            "heuristic", "initial_h"} <= set(d)
+    assert set(d["stats"]) == {"generated", "expanded", "stored", "memory_bytes", "seconds",
+                               "compile_seconds"}
+    assert d["nodes"] == d["stats"]["generated"] == 103884
 
 
 @pytest.mark.parametrize("method", ["bfs", "bidir", "iddfs", "astar", "greedy"])
@@ -31,6 +38,9 @@ def test_every_method_json(capsys, method):
     assert code == 0
     d = json.loads(out)
     assert d["length"] == 2 and d["moves"] == "dr" and d["method"] == method
+    legacy = {"bfs": "counts", "bidir": "forward_counts", "iddfs": "iterations",
+              "astar": "expanded", "greedy": "expanded"}[method]
+    assert legacy in d and d["stats"]["generated"] >= 2
 
 
 def test_goal_option(capsys):
@@ -89,6 +99,17 @@ def test_plain_output(capsys):
         (["layers", "--size", "4x4", "--start", " ".join(map(str, list(range(1, 16)) + [0]))],
          "TiB of memory"),
         (["solve"], "required"),
+        # the forms that take any puzzle
+        (["solve", "--puzzle", "cube", "--start", "1"], "invalid choice"),
+        (["solve", "--puzzle", "rotation", "--start", "1 2 3"], "needs --size"),
+        (["solve", "--puzzle", "rotation", "--size", "3x3", "--start", "1 2 3"],
+         "expected 9 values"),
+        (["solve", "--puzzle", "blocks"], "--board FILE or --start"),
+        (["solve", "--puzzle", "blocks", "--start", "AB/C"], "row 2 has 1 cells"),
+        (["solve", "--board", "x.txt", "--start", "1 2 3 0", "--size", "2x2"], "--board is for"),
+        (["layers", "--puzzle", "rotation", "--size", "3x3", "--start", "1 2 3 4 5 6 7 8 9",
+          "--hash", "sparse"], "--hash applies to sliding tiles"),
+        (["solve", "--start", "8 6 7 2 5 4 3 0 1", "--max-depth", "-3"], "max_depth must be"),
     ],
 )
 def test_errors_are_one_line_and_exit_nonzero(capsys, argv, message):
@@ -97,7 +118,7 @@ def test_errors_are_one_line_and_exit_nonzero(capsys, argv, message):
     except SystemExit as e:
         code = e.code
     out, err = capsys.readouterr()
-    assert code != 0
+    assert code == 2
     assert out == ""
     assert message in err and len(err.strip().splitlines()) == 1
 
@@ -121,15 +142,20 @@ def test_python_dash_m_entry_point():
     assert bad.stderr.startswith("puzzlelib: error:") and "Traceback" not in bad.stderr
 
 
-def test_threads_option(capsys, monkeypatch):
-    from puzzlelib.search import idastar
-
-    monkeypatch.setattr(idastar, "SPLIT_MIN_NODES", 0)  # every pass in parallel
-    code, out, _ = run(capsys, "solve", "--start", "8 6 7 2 5 4 3 0 1", "--method", "idastar",
-                       "--all", "--threads", "2", "--json")
-    assert code == 0
-    d = json.loads(out)
-    assert (d["length"], d["solutions"], d["nodes"], d["threads"]) == (31, 40, 103884, 2)
+def test_threads_option(capsys):
+    """The node counts do not depend on the threads, counting all solutions or not."""
+    outs = []
+    for threads in ("1", "2"):
+        for extra in ([], ["--all"]):
+            code, out, _ = run(capsys, "solve", "--start", "8 6 7 2 5 4 3 0 1", "--method",
+                               "idastar", "--threads", threads, "--json", *extra)
+            assert code == 0
+            outs.append(json.loads(out))
+    one, one_all, two, two_all = outs
+    assert (two_all["length"], two_all["solutions"], two_all["nodes"], two_all["threads"]) == (
+        31, 40, 103884, 2)
+    assert one_all["nodes"] == two_all["nodes"] and one_all["threads"] == 1
+    assert (one["moves"], one["nodes"]) == (two["moves"], two["nodes"])
     code, _, err = run(capsys, "solve", "--start", "8 6 7 2 5 4 3 0 1", "--threads", "-1")
     assert code == 2 and "threads must be at least 1" in err
 
@@ -146,3 +172,32 @@ def test_bad_threads_is_one_line_before_any_progress(capsys):
                          "1 2 3 4 5 6 7 8 9 10 11 0", "--threads", "-1", "--json")
     assert code == 2 and out == ""
     assert err == "puzzlelib: error: threads must be at least 1, not -1\n"
+
+
+def test_every_puzzle_through_solve_and_layers(capsys, tmp_path):
+    """``--puzzle`` picks the puzzle; the JSON carries the same stats record for each."""
+    code, out, _ = run(capsys, "solve", "--puzzle", "rotation", "--size", "3x3", "--start",
+                       "9 4 3 2 1 8 7 6 5", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["length"] == 2 and d["operations"] == [[0, 0], [1, 1]]
+    assert d["puzzle"] == "rotation" and d["stats"]["stored"] == d["states"]
+    code, out, _ = run(capsys, "solve", "--puzzle", "blocks", "--start",
+                       "ABBC/ABBC/DEEF/DGHF/I..J", "--metric", "path", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["length"] == 81 and d["stats"]["stored"] == d["nodes"]
+    board = tmp_path / "classic.txt"
+    board.write_text("ABBC\nABBC\nDEEF\nDGHF\nI..J\n")
+    code, out, _ = run(capsys, "layers", "--puzzle", "blocks", "--board", str(board), "--json")
+    d = json.loads(out)
+    assert code == 0 and d["total"] == 25955 and d["stats"]["expanded"] == 25955
+    code, out, _ = run(capsys, "layers", "--puzzle", "rotation", "--size", "3x3", "--start",
+                       "1 2 3 4 5 6 7 8 9", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["max_depth"] == len(d["counts"]) - 1 and d["n_farthest"] >= 1
+    code, out, _ = run(capsys, "solve", "--puzzle", "rotation", "--size", "3x3", "--start",
+                       "9 4 3 2 1 8 7 6 5")
+    assert code == 0 and out.startswith("bidir: 2 moves") and "moves: [[0, 0], [1, 1]]" in out
+    code, out, _ = run(capsys, "layers", "--json", "--size", "3x3", "--start",
+                       "1 2 3 4 5 6 7 8 0")
+    d = json.loads(out)
+    assert d["stats"]["generated"] == 302401 and d["stats"]["stored"] == d["total"] == 181440

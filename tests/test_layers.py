@@ -17,7 +17,7 @@ from .conftest import random_board
 def test_counts_and_farthest_match_reference(rows, cols, rng):
     goal = list(range(1, rows * cols)) + [0]
     for start in (goal, random_board(rows, cols, rng)):
-        lay = layers(start, size=f"{rows}x{cols}")
+        lay = layers(SlidingPuzzle(rows, cols), start)
         assert lay.counts == reference.layer_counts(start, rows, cols)
         assert sorted(lay.farthest) == reference.farthest(start, rows, cols)
         assert lay.total == sum(lay.counts) and lay.max_depth == len(lay.counts) - 1
@@ -25,7 +25,7 @@ def test_counts_and_farthest_match_reference(rows, cols, rng):
 
 
 def test_depth_and_path_queries(rng):
-    lay = layers("1 2 3 4 5 6 7 8 0", size="3x3")
+    lay = layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0")
     dist = reference.distances([1, 2, 3, 4, 5, 6, 7, 8, 0], 3, 3)
     for _ in range(50):
         b = random_board(3, 3, rng)
@@ -43,15 +43,16 @@ KERNELS = [("lists", True, False), ("lists", False, False), ("lists", True, True
            ("lists", False, True), ("scan", False, False)]
 
 
-def _tables(puz, start=None, stop=-1):
+def _tables(puz, start=None, stop=-1, **kwargs):
     board = puz.goal if start is None else puz.parse(start)
     r0 = int(puz.fns.rank(puz.encode(board), puz.params))
-    return [
-        layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], stop_rank=stop,
-                            buckets=puz.buckets if buckets else None, kernel=kernel,
-                            kfns=puz.lkfns if keys else None)
-        for kernel, buckets, keys in KERNELS
-    ]
+    out = []
+    for kernel, buckets, keys in KERNELS:
+        res = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], stop_rank=stop,
+                                  buckets=puz.buckets if buckets else None, kernel=kernel,
+                                  kfns=puz.lkfns if keys else None, **kwargs)
+        out.append((res.dist, res.counts, res))
+    return out
 
 
 def test_layer_lists_hold_keys_for_distinct_tiles_only():
@@ -69,17 +70,23 @@ def test_layer_lists_hold_keys_for_distinct_tiles_only():
 )
 def test_every_kernel_gives_the_same_table(rows, cols, goal):
     puz = SlidingPuzzle(rows, cols, goal=goal, heuristic="none")
-    (d1, c1), *others = _tables(puz)
-    for d2, c2 in others:
+    (d1, c1, r1), *others = _tables(puz)
+    for d2, c2, r2 in others:
         assert (d1 == d2).all() and c1 == c2
+        # every kernel expands every position and never goes straight back (the table scan
+        # tries every move: it keeps no parent)
+        assert r2.expanded == r1.expanded == sum(c1)
+        if r2 is not others[-1][2]:
+            assert r2.generated == r1.generated
     assert c1 == reference.layer_counts(list(puz.goal), rows, cols)
+    assert (r1.generated, r1.expanded) == reference.table_bfs_stats(list(puz.goal), rows, cols)
 
 
 def test_stop_rank_in_every_kernel():
     puz = SlidingPuzzle(3, 3, heuristic="none")
     stop = int(puz.fns.rank(puz.encode(puz.parse("1 2 3 4 5 6 0 7 8")), puz.params))
-    for dist, counts in _tables(puz, stop=stop):
-        assert dist[stop] == 2 and counts == [1, 2, 4]
+    for dist, counts, res in _tables(puz, stop=stop):
+        assert dist[stop] == 2 and counts == [1, 2, 4] and res.expanded == 3
 
 
 def test_kernel_choice():
@@ -93,8 +100,8 @@ def test_kernel_choice():
 )
 def test_counts_do_not_depend_on_threads(size, start):
     """Each layer's buckets are shared among threads: 1 and 2 threads, identical tables."""
-    one = layers(start, size=size, threads=1)
-    two = layers(start, size=size, threads=2)
+    one = layers(SlidingPuzzle(size), start, threads=1)
+    two = layers(SlidingPuzzle(size), start, threads=2)
     assert one.threads == 1 and two.threads == min(2, numba.config.NUMBA_NUM_THREADS)
     assert one.counts == two.counts and (one.table == two.table).all()
 
@@ -102,40 +109,40 @@ def test_counts_do_not_depend_on_threads(size, start):
 def test_repeated_labels_layers_match_reference(rng):
     goal = [1, 1, 2, 2, 3, 3, 0, 4, 4]
     for start in (goal, random_board(3, 3, rng, goal=goal)):
-        lay = layers(start, size="3x3")
+        lay = layers(SlidingPuzzle("3x3"), start)
         assert lay.counts == reference.layer_counts(start, 3, 3)
         assert sorted(lay.farthest) == reference.farthest(start, 3, 3)
         assert lay.total == 9 * 8 * 7 * 6 * 5 * 4 * 3 // 8
 
 
 def test_farthest_limit_keeps_exact_count():
-    lay = layers("1 2 3 4 5 6 7 8 0", size="3x3", farthest_limit=1)
+    lay = layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", farthest_limit=1)
     assert lay.n_farthest == 2 and len(lay.farthest) == 1
 
 
 def test_table_too_large_is_refused_before_allocating(monkeypatch):
     monkeypatch.setenv("PUZZLELIB_MAX_BYTES", str(100_000))
     with pytest.raises(PuzzleError, match=r"needs 177\.2 KiB of memory, but only 97\.7 KiB"):
-        layers("1 2 3 4 5 6 7 8 0", size="3x3")
+        layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0")
 
 
 def test_4x4_distinct_is_refused_with_memory_needed():
     with pytest.raises(PuzzleError, match="TiB of memory"):
-        layers(list(range(1, 16)) + [0], size="4x4")
+        layers(SlidingPuzzle("4x4"), list(range(1, 16)) + [0])
 
 
 def test_5x5_is_too_large_for_the_permutation_hash():
     with pytest.raises(PuzzleError, match="too many for the permutation hash"):
-        layers(list(range(1, 25)) + [0], size="5x5")
+        layers(SlidingPuzzle("5x5"), list(range(1, 25)) + [0])
 
 
 def test_2x5_kernels_agree_with_known_diameter():
     """10!/2 positions; the 2x5 puzzle's greatest distance is 55, reached by two positions.
     The parallel scan and the list kernel must build the same table."""
-    lay = layers(list(range(1, 10)) + [0], size="2x5")
+    lay = layers(SlidingPuzzle("2x5"), list(range(1, 10)) + [0])
     assert (lay.total, lay.max_depth, lay.n_farthest) == (1_814_400, 55, 2)
     puz = SlidingPuzzle(2, 5, heuristic="none")
-    for dist, counts in _tables(puz):
+    for dist, counts, _ in _tables(puz):
         assert counts == lay.counts and (dist == lay.table).all()
 
 
@@ -143,19 +150,19 @@ def test_progress_reports_every_layer(capsys):
     seen = []
     puz = SlidingPuzzle(2, 3, heuristic="none")
     r0 = int(puz.fns.rank(puz.encode(puz.goal), puz.params))
-    _, counts = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0],
-                                    progress=lambda d, c, t: seen.append((d, c, t)))
+    counts = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0],
+                                 progress=lambda d, c, t: seen.append((d, c, t))).counts
     assert [c for _, c, _ in seen] == counts[1:]
     assert seen[-1] == (len(counts) - 1, counts[-1], 360)
-    lay = layers("1 2 3 4 5 0", size="2x3", progress=True)
+    lay = layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", progress=True)
     assert lay.counts == counts and "depth" in capsys.readouterr().err
 
 
 def test_sparse_index_gives_the_same_layers():
     """The sparse direct index (bits per cell, no ranking) against the minimal perfect hash."""
     start = "1 1 2 2 1 3 3 2 3 3 3 0"
-    perfect = layers(start, size="3x4")
-    sparse = layers(start, size="3x4", hash="sparse")
+    perfect = layers(SlidingPuzzle("3x4"), start)
+    sparse = layers(SlidingPuzzle("3x4", hash="sparse"), start)
     assert sparse.counts == perfect.counts
     assert sorted(sparse.farthest) == sorted(perfect.farthest)
     assert sparse.table.nbytes == 4 ** 12 and perfect.table.nbytes == perfect.total == 110_880
@@ -165,22 +172,23 @@ def test_sparse_index_gives_the_same_layers():
 
 def test_sparse_index_too_large_is_refused():
     with pytest.raises(PuzzleError, match=r"needs 2\*\*48 entries"):
-        layers("1 2 3 4 6 6 6 6 6 6 6 6 5 6 6 0", size="4x4", hash="sparse")
+        layers(SlidingPuzzle("4x4", hash="sparse"), "1 2 3 4 6 6 6 6 6 6 6 6 5 6 6 0")
     with pytest.raises(PuzzleError, match="unknown hash"):
-        layers("1 2 3 0", size="2x2", hash="dense")
+        layers(SlidingPuzzle("2x2", hash="dense"), "1 2 3 0")
 
 
 @pytest.mark.parametrize("min_layer", [1, 1 << 40])
 @pytest.mark.parametrize("goal", [None, [1, 2, 2, 3, 3, 3, 4, 4, 0]])
-def test_parallel_and_serial_layers_agree(monkeypatch, min_layer, goal):
-    """Every layer through the parallel kernel (threshold 1), or every one on one thread."""
-    monkeypatch.setattr(layered, "PARALLEL_MIN_LAYER", min_layer)
+def test_parallel_and_serial_layers_agree(min_layer, goal):
+    """Every layer through the parallel kernel (threshold 1), or every one on one thread: the
+    same table, counts and stats."""
     puz = SlidingPuzzle(3, 3, goal=goal, heuristic="none")
     want = reference.layer_counts(list(puz.goal), 3, 3)
-    (dist, counts), *_ = _tables(puz)
+    (dist, counts, res), *_ = _tables(puz, min_parallel_layer=min_layer)
     assert counts == want
+    assert (res.generated, res.expanded) == reference.table_bfs_stats(list(puz.goal), 3, 3)
     stop = int(np.flatnonzero(dist == len(want) - 1)[0])
-    (d2, c2), *_ = _tables(puz, stop=stop)
+    (d2, c2, _), *_ = _tables(puz, stop=stop, min_parallel_layer=min_layer)
     assert c2 == want and d2[stop] == len(want) - 1
 
 
@@ -192,14 +200,34 @@ def test_big_layers_are_checked_for_memory_one_call_at_a_time(monkeypatch):
     checked = []
     real = memory.check_fits
     monkeypatch.setattr(memory, "check_fits", lambda n, what: checked.append(what) or real(n, what))
-    monkeypatch.setattr(layered, "UNCHECKED_ROWS", 20_000)
     puz = SlidingPuzzle(3, 3, heuristic="none")
     want = reference.layer_counts(list(puz.goal), 3, 3)
     r0 = int(puz.fns.rank(puz.encode(puz.goal), puz.params))
-    _, counts = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets)
+    counts = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], buckets=puz.buckets,
+                                 unchecked_rows=20_000).counts
     assert counts == want
     # room for layer d+1 lies between 2 and 4 times |layer d| (2 to 4 moves from a cell)
     checked_layers = {int(w.split()[1]) for w in checked}
     must = {d + 1 for d, c in enumerate(want[:-1]) if 2 * c > 20_000}
     may = {d + 1 for d, c in enumerate(want[:-1]) if 4 * c > 20_000}
     assert must and must <= checked_layers <= may
+
+
+def test_layers_stats_from_the_definitions(rng):
+    """Every position expanded and stored; a child per legal move but the one back to its
+    parent; the table and the two largest consecutive layers' lists in memory at most."""
+    for rows, cols in ((2, 3), (3, 3), (2, 4)):
+        start = random_board(rows, cols, rng)
+        for threads in (1, 2):
+            lay = layers(SlidingPuzzle(rows, cols), start, threads=threads)
+            st = lay.stats
+            assert (st.generated, st.expanded) == reference.table_bfs_stats(start, rows, cols)
+            assert st.stored == lay.total
+            assert lay.table.nbytes < st.memory_bytes <= lay.table.nbytes + 5 * 26 * max(
+                lay.counts)
+            assert lay.status == "complete" and lay.length is None and lay.moves is None
+
+
+def test_layers_stop_at_max_depth():
+    lay = layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", max_depth=5)
+    assert lay.counts == [1, 2, 4, 8, 16, 20] and lay.status == "not within max_depth"

@@ -70,10 +70,10 @@ _CHILD = """
 import json
 import puzzlelib
 from puzzlelib.search import layered
-puzzlelib.layers("2 3 1 0", size="2x2", threads=1)
-puzzlelib.solve("3 1 2 0", size="2x2", method="idastar")
+puzzlelib.layers(puzzlelib.SlidingPuzzle("2x2"), "2 3 1 0", threads=1)
+puzzlelib.solve(puzzlelib.SlidingPuzzle("2x2"), "3 1 2 0", method="bfs")
 hits = misses = 0
-for k in (layered._bfs_lists_run, layered._walk_down):
+for k in (layered._bfs_lists_run, layered.path_to):
     hits += sum(k.stats.cache_hits.values())
     misses += sum(k.stats.cache_misses.values())
 print(json.dumps({"hits": hits, "misses": misses}))
@@ -96,11 +96,12 @@ _FAULTS = """
 import json, resource
 import puzzlelib
 puzzlelib.tune()
+eight = puzzlelib.SlidingPuzzle("3x3")
 for _ in range(3):  # compiled (or loaded from the cache), then warm
-    puzzlelib.layers("1 2 3 4 5 6 7 8 0", threads=1)
+    puzzlelib.layers(eight, "1 2 3 4 5 6 7 8 0", threads=1)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 for _ in range(5):
-    puzzlelib.layers("1 2 3 4 5 6 7 8 0", threads=1)
+    puzzlelib.layers(eight, "1 2 3 4 5 6 7 8 0", threads=1)
 after = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 print(json.dumps((after - before) / 5))
 """

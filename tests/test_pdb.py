@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from puzzlelib import PuzzleError, SlidingPuzzle, api
+from puzzlelib import PuzzleError, SlidingPuzzle, solve, solve_many
+from puzzlelib import pdb as pdb_package
 from puzzlelib.pdb import sliding as pdb
 from puzzlelib.core.contract import ILLEGAL
 from puzzlelib.pdb.space import PatternSpace
@@ -29,9 +30,20 @@ KORF_GOAL = " ".join(map(str, range(16)))
 DOC_002 = "1 7 2 4 6 0 14 3 13 10 11 8 5 9 15 12"
 
 
+FIFTEEN = SlidingPuzzle("4x4")
+KORF = SlidingPuzzle("4x4", goal=KORF_GOAL)
+
+
 def korf():
     with open(DATA / "korf100.csv") as f:
         return list(csv.DictReader(f))
+
+
+def guided(rows, cols, groups, reflect=None, goal=None):
+    """A puzzle guided by additive databases of ``groups``, built without the cache."""
+    space, _ = pdb_package.guide(SlidingPuzzle(rows, cols, goal=goal), groups, reflect=reflect,
+                                 cache=False)
+    return space
 
 
 # -- the abstract space --------------------------------------------------------------------------
@@ -44,7 +56,8 @@ def test_pattern_space_rank_unrank_round_trip(rows, cols, k):
     sp = PatternSpace(rows, cols, k)
     start = sp.state(list(range(1, k + 1)), 0)
     r0 = int(sp.fns.rank(start, sp.params))
-    dist, counts = layered.layered_bfs(sp.fns, sp.params, sp.n_ranks, [r0], kernel="scan")
+    res = layered.layered_bfs(sp.fns, sp.params, sp.n_ranks, [r0], kernel="scan")
+    dist, counts = res.dist, res.counts
     reached = np.flatnonzero(dist != layered.UNSEEN)
     assert len(reached) == sum(counts)
     st = np.empty(sp.params.state_len, dtype=np.uint8)
@@ -79,10 +92,10 @@ def test_database_matches_plain_zero_one_bfs(rows, cols, cells, blank):
 
 
 def _true_distances(puz_none):
-    g = puz_none.encode(puz_none.goal)
-    dist, _ = layered.layered_bfs(puz_none.fns, puz_none.params, puz_none.n_ranks,
-                                  [puz_none.fns.rank(g, puz_none.params)], buckets=puz_none.buckets)
-    return dist
+    g = puz_none.goal_state()
+    return layered.layered_bfs(puz_none.fns, puz_none.params, puz_none.n_ranks,
+                               [puz_none.fns.rank(g, puz_none.params)],
+                               buckets=puz_none.buckets).dist
 
 
 @pytest.mark.parametrize("goal,groups,reflect,stride", [
@@ -94,7 +107,7 @@ def test_additive_heuristic_admissible_and_incremental_on_3x3_boards(goal, group
     """Over all 181,440 boards (every ``stride``-th): the sum (or the max of sum and mirrored sum) never exceeds the
     true distance, beats Manhattan somewhere, and every move's returned change equals the
     heuristic recomputed from scratch."""
-    puz = SlidingPuzzle(3, 3, goal=goal, groups=groups, reflect=reflect, pdb_cache=False)
+    puz = guided(3, 3, groups, reflect, goal)
     none = SlidingPuzzle(3, 3, goal=goal, heuristic="none")
     manh = SlidingPuzzle(3, 3, goal=goal)
     dist = _true_distances(none)
@@ -116,7 +129,7 @@ def test_additive_heuristic_admissible_and_incremental_on_3x3_boards(goal, group
                 assert puz.start_h(puz.encode(puz.decode(s2))) == h + dh
                 assert np.array_equal(s2, puz.encode(puz.decode(s2)))  # extra bytes kept exact
     assert stronger > 0
-    assert puz.start_h(puz.encode(puz.goal)) == 0
+    assert puz.start_h(puz.goal_state()) == 0
 
 
 @pytest.mark.parametrize("groups,reflect", [
@@ -132,12 +145,12 @@ def test_depth_first_pdb_step_searches_the_same_tree(groups, reflect, rng):
     from puzzlelib.domains.sliding import FNS_PDB_DFS
     from puzzlelib.search.idastar import _dfs_bounded
 
-    puz = SlidingPuzzle(3, 3, groups=groups, reflect=reflect, pdb_cache=False)
+    puz = guided(3, 3, groups, reflect)
     assert puz.dfs_fns is FNS_PDB_DFS and puz.fns is not FNS_PDB_DFS
     n_val = 2 * puz.n_cells + 1 + 2 * len(groups)  # board, tiles' cells, values (not the undo)
     for walk in (12, 19, 30, None):
         board = random_board(3, 3, rng, walk=walk)
-        s = puz.encode(puz.parse(" ".join(map(str, board))))
+        s = puz.encode(" ".join(map(str, board)))
         h0 = puz.start_h(s)
         for bound in range(h0, h0 + 7):
             for count_all in (False, True):
@@ -149,7 +162,7 @@ def test_depth_first_pdb_step_searches_the_same_tree(groups, reflect, rng):
                     assert np.array_equal(st[:n_val], s[:n_val])
                     out.append((tuple(int(x) for x in res), path[: max(res[3], 0)].tolist()))
                 assert out[0] == out[1]
-    s = puz.encode(puz.parse(" ".join(map(str, random_board(3, 3, rng)))))
+    s = puz.encode(" ".join(map(str, random_board(3, 3, rng))))
     for m in [0, 2, 1, 3, 3, 2, 0, 0, 1, 3, 2] * 3:  # a walk with some moves taken back
         if puz.dfs_fns.step(s, m, puz.params) != ILLEGAL:
             fresh = puz.encode(puz.decode(s))
@@ -193,20 +206,18 @@ def test_linear_conflict_on_4x4_and_2x5_matches_definition(rng):
     ("astar", "linear-conflict"), ("idastar", "pdb555"), ("astar", "pdb555"),
 ])
 def test_document_002_instance_is_22_moves_with_every_heuristic(method, heuristic):
-    sol = api.solve(DOC_002, "4x4", method=method, heuristic=heuristic, progress=False)
+    sol = solve(FIFTEEN, DOC_002, method=method, heuristic=heuristic, progress=False)
     assert sol.length == 22
-    boards = sol.boards()
-    assert boards[-1] == list(range(1, 16)) + [0]
+    assert sol.positions()[-1] == list(range(1, 16)) + [0]
     assert sol.extra["heuristic"] == heuristic
 
 
 def test_document_002_published_path_is_optimal_and_greedy_is_longer():
-    sol = api.solve(DOC_002, "4x4", method="astar")
-    puz = SlidingPuzzle(4, 4)
-    assert puz.apply_moves(puz.parse(DOC_002), "rrdllldruuurdllddrurrd")[-1] == list(range(1, 16)) + [0]
-    greedy = api.solve(DOC_002, "4x4", method="greedy")
+    sol = solve(FIFTEEN, DOC_002, method="astar")
+    assert FIFTEEN.replay(DOC_002, "rrdllldruuurdllddrurrd")[-1] == list(range(1, 16)) + [0]
+    greedy = solve(FIFTEEN, DOC_002, method="greedy")
     assert greedy.length > sol.length == 22
-    assert greedy.boards()[-1] == list(range(1, 16)) + [0]
+    assert greedy.positions()[-1] == list(range(1, 16)) + [0]
 
 
 def test_stronger_heuristics_expand_fewer_nodes_on_korf_instances():
@@ -217,10 +228,9 @@ def test_stronger_heuristics_expand_fewer_nodes_on_korf_instances():
     for r in rows:
         nodes = {}
         for h in ("manhattan", "linear-conflict", "pdb555"):
-            sol = api.solve(r["start"], "4x4", goal=KORF_GOAL, method="idastar", heuristic=h,
-                            progress=False)
+            sol = solve(KORF, r["start"], method="idastar", heuristic=h, progress=False)
             assert sol.length == int(r["optimal_length"]), (r["id"], h)
-            nodes[h] = sol.nodes
+            nodes[h] = sol.stats.generated
         assert nodes["pdb555"] < nodes["linear-conflict"] < nodes["manhattan"]
 
 
@@ -228,19 +238,18 @@ def test_korf_data_is_the_published_set():
     rows = korf()
     assert [int(r["id"]) for r in rows] == list(range(1, 101))
     assert sum(int(r["optimal_length"]) for r in rows) == 5305
-    puz = SlidingPuzzle(4, 4, goal=KORF_GOAL)
     for r in rows:
-        puz.parse(r["start"])  # a permutation of 0..15 in the goal's parity class
+        KORF.parse(r["start"])  # a permutation of 0..15 in the goal's parity class
 
 
 def test_reflection_is_at_least_as_strong_and_same_answer():
     r = korf()[54]  # instance 55, 41 moves
-    a = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555", reflect=False)
-    b = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555")
+    a = solve(KORF, r["start"], heuristic="pdb555", reflect=False)
+    b = solve(KORF, r["start"], heuristic="pdb555")
     assert a.length == b.length == 41
     assert b.extra["reflect"] and not a.extra["reflect"]
     assert b.extra["initial_h"] >= a.extra["initial_h"]
-    assert b.nodes <= a.nodes
+    assert b.stats.generated <= a.stats.generated
 
 
 # -- cache -----------------------------------------------------------------------------------------
@@ -272,29 +281,52 @@ def test_cache_round_trip_corruption_and_atomic_write(tmp_path, monkeypatch):
     monkeypatch.setattr(pdb, "_MEMORY", {})
     with pytest.warns(UserWarning):
         assert pdb.pattern_database(3, 3, (0, 1, 2), 8).source == "built"
+    # a write that fails half-way leaves no file behind, and the old one whole
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    good = files[0].read_bytes()
+
+    class Boom(Exception):
+        pass
+
+    def failing_tofile(*a, **k):
+        raise Boom
+
+    from puzzlelib.core import store
+
+    with monkeypatch.context() as m:
+        m.setattr(store.os, "fsync", failing_tofile)
+        with pytest.raises(Boom):
+            store.write(files[0], {"format": "x"}, [np.zeros(10, np.uint8)])
+    assert sorted(p.name for p in (tmp_path / "pdb").iterdir()) == [files[0].name]
+    assert files[0].read_bytes() == good
 
 
 # -- bad input -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(rows=3, cols=3, heuristic="pdb78"), "partition of the 4x4"),
-    (dict(rows=4, cols=4, heuristic="pdb-xyz"), "unknown heuristic"),
-    (dict(rows=3, cols=3, groups=[[1, 2], [2, 3]]), "disjoint"),
-    (dict(rows=3, cols=3, groups=[[1, 9]]), "not tiles"),
-    (dict(rows=3, cols=3, goal=[1, 1, 2, 3, 4, 5, 6, 7, 0], heuristic="linear-conflict"), "distinct"),
-    (dict(rows=2, cols=3, groups=[[1, 2]], reflect=True), "square"),
-    (dict(rows=4, cols=4, goal=[1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-          heuristic="pdb555"), "corner"),
+@pytest.mark.parametrize("size,goal,kwargs,match", [
+    ("3x3", None, dict(heuristic="pdb78"), "partition of the 4x4"),
+    ("4x4", None, dict(heuristic="pdb-xyz"), "unknown heuristic"),
+    ("3x3", None, dict(pdb=[[1, 2], [2, 3]]), "disjoint"),
+    ("3x3", None, dict(pdb=[[1, 9]]), "not tiles"),
+    ("3x3", None, dict(pdb=[[1, "x"]]), "not a list of tile labels"),
+    ("3x3", [1, 1, 2, 3, 4, 5, 6, 7, 0], dict(heuristic="linear-conflict"), "distinct"),
+    ("3x3", [1, 1, 2, 3, 4, 5, 6, 7, 0], dict(pdb=[[2, 3]]), "distinct"),
+    ("2x3", None, dict(pdb=[[1, 2]], reflect=True), "square"),
+    ("3x3", None, dict(heuristic="manhattan", reflect=True), "reflect applies"),
+    ("4x4", [1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], dict(heuristic="pdb555"),
+     "corner"),
 ])
-def test_bad_heuristic_requests_are_refused(kwargs, match):
+def test_bad_heuristic_requests_are_refused(size, goal, kwargs, match):
+    puz = SlidingPuzzle(size, goal=goal)
+    start = " ".join(map(str, puz.goal))
     with pytest.raises(PuzzleError, match=match):
-        SlidingPuzzle(pdb_cache=False, **kwargs)
+        solve(puz, start, method="idastar", cache=False, **kwargs)
 
 
 def test_heuristic_with_a_method_that_uses_none_is_refused():
     with pytest.raises(PuzzleError, match="uses no heuristic"):
-        api.solve("1 2 3 4 5 6 7 0 8", method="bfs", heuristic="linear-conflict")
+        solve(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 0 8", method="bfs", heuristic="pdb78")
 
 
 def _cli(*args):
@@ -308,37 +340,48 @@ def test_cli_heuristic_json():
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert d["length"] == 22 and d["heuristic"] == "pdb555" and d["reflect"] is True
-    assert {"moves", "nodes", "seconds", "compile_seconds", "pdb_seconds"} <= set(d)
+    assert {"moves", "nodes", "seconds", "compile_seconds", "pdb_seconds", "stats"} <= set(d)
+    assert d["nodes"] == d["stats"]["generated"]
     bad = _cli("solve", "--size", "3x3", "--start", "1 2 3 4 5 6 7 0 8", "--heuristic", "pdb78")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "4x4" in bad.stderr
 
 
-def test_pdb_search_shared_among_threads_gives_the_same_answer(monkeypatch):
+def test_pdb_search_shared_among_threads_gives_the_same_answer():
     from puzzlelib.search import idastar
 
-    monkeypatch.setattr(idastar, "SPLIT_MIN_NODES", 0)  # every pass in parallel
     r = korf()[78]  # instance 79, 42 moves
-    one = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555", threads=1)
-    two = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555", threads=2)
+    space, _ = pdb_package.guide(KORF, "pdb555")
+    s = space.encode(r["start"])
+    one, two = (idastar.iterative_deepening(s, space.dfs_fns, space.params, space.residue(s),
+                                            False, 80, parallel=parallel, cfns=space.cfns,
+                                            split_after=0)  # every pass in parallel
+                for parallel in (False, True))
     assert one.length == two.length == 42
-    assert two.extra["threads"] == 2
-    puz = SlidingPuzzle(4, 4, goal=KORF_GOAL)
-    assert puz.apply_moves(puz.parse(r["start"]), two.moves)[-1] == list(range(16))
+    assert (one.generated, one.expanded) == (two.generated, two.expanded)
+    assert np.array_equal(one.path, two.path)
+    two = solve(KORF, r["start"], heuristic="pdb555", threads=2)
+    assert two.threads == 2 and two.length == 42
+    assert KORF.replay(r["start"], two.moves)[-1] == list(range(16))
 
 
 def test_solve_many_matches_solve_one_by_one():
     rows = [r for r in korf() if int(r["optimal_length"]) <= 46][:4]
     starts = [r["start"] for r in rows]
-    batch = api.solve_many(starts, "4x4", goal=KORF_GOAL, heuristic="pdb555", threads=2)
+    batch = solve_many(KORF, starts, heuristic="pdb555", threads=2)
     assert batch.lengths == [int(r["optimal_length"]) for r in rows]
-    puz = SlidingPuzzle(4, 4, goal=KORF_GOAL)
-    for r, moves, nodes in zip(rows, batch.moves, batch.nodes):
-        one = api.solve(r["start"], "4x4", goal=KORF_GOAL, heuristic="pdb555")
-        assert (moves, nodes) == (one.moves, one.nodes)  # the same search, start by start
-        assert puz.apply_moves(puz.parse(r["start"]), moves)[-1] == list(range(16))
-    assert batch.threads == 2 and set(batch.to_dict()) >= {"lengths", "moves", "nodes", "seconds"}
+    for r, res in zip(rows, batch):
+        one = solve(KORF, r["start"], heuristic="pdb555")
+        # the same search, start by start
+        assert (res.moves, res.stats.generated, res.stats.expanded) == (
+            one.moves, one.stats.generated, one.stats.expanded)
+        assert res.extra["initial_h"] == one.extra["initial_h"]
+        assert KORF.replay(r["start"], res.moves)[-1] == list(range(16))
+    assert batch.threads == 2
+    d = batch.to_dict()
+    assert set(d) >= {"puzzle", "method", "results", "stats"} and len(d["results"]) == len(rows)
+    assert batch.stats.generated == sum(batch.generated)
     with pytest.raises(PuzzleError, match="start 1"):
-        api.solve_many([starts[0], "1 2 3"], "4x4", goal=KORF_GOAL)
+        solve_many(KORF, [starts[0], "1 2 3"])
 
 
 def test_bad_start_is_reported_before_any_database_is_built(monkeypatch):
@@ -351,35 +394,38 @@ def test_bad_start_is_reported_before_any_database_is_built(monkeypatch):
     monkeypatch.setattr(pdb, "pattern_database", no_build)
     unsolvable = "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0"
     with pytest.raises(UnsolvableError, match="unsolvable"):
-        api.solve(unsolvable, "4x4", method="idastar", heuristic="pdb78")
+        solve(FIFTEEN, unsolvable, method="idastar", heuristic="pdb78")
     with pytest.raises(PuzzleError, match="start 1"):
-        api.solve_many(["1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", unsolvable], "4x4",
-                       heuristic="pdb78")
+        solve_many(FIFTEEN, ["1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", unsolvable],
+                   heuristic="pdb78")
     with pytest.raises(PuzzleError, match="start"):
-        api.solve("1 2 3", "4x4", method="idastar", heuristic="pdb555")
+        solve(FIFTEEN, "1 2 3", method="idastar", heuristic="pdb555")
 
 
 def test_solve_many_hands_big_searches_over(rng, monkeypatch):
     """A search whose passes grow big is put aside by the batch and finished with its passes'
-    subtrees shared among the threads: same lengths and first solutions as one search per
-    board (nodes at least as many: a pass that finds a solution may finish subtrees after it)."""
+    subtrees shared among the threads: the same lengths, first solutions and node counts as one
+    search per board."""
     from puzzlelib.search import idastar
 
-    monkeypatch.setattr(idastar, "HAND_OVER_NODES", 200)
     finished = []
     real = idastar.iterative_deepening
 
-    def spy(start, *args, **kwargs):
+    def spy(start, *args, **kwargs):  # records the searches handed over, and goes on
         finished.append(kwargs.get("resume"))
         return real(start, *args, **kwargs)
 
     monkeypatch.setattr(idastar, "iterative_deepening", spy)
-    starts = [random_board(3, 3, rng, walk=w) for w in (4, None, None, None)]
-    batch = api.solve_many(starts, "3x3", threads=2)
+    eight = SlidingPuzzle("3x3")
+    starts = [eight.encode(random_board(3, 3, rng, walk=w)) for w in (4, None, None, None)]
+    batch = idastar.deepen_many(np.stack(starts), [eight.residue(s) for s in starts],
+                                eight.dfs_fns, eight.params, 80, 2, eight.cfns, hand_over=200)
     assert finished and all(r is not None and r[1] >= 200 for r in finished)
     assert len(finished) < len(starts)  # the short searches stayed in the batch
     monkeypatch.setattr(idastar, "iterative_deepening", real)
-    for start, length, moves, nodes in zip(starts, batch.lengths, batch.moves, batch.nodes):
-        one = api.solve(start, "3x3", method="idastar", threads=1)
-        assert (length, moves) == (one.length, one.moves)
-        assert nodes >= one.nodes
+    for i, start in enumerate(starts):
+        one = solve(eight, eight.decode(start), method="idastar", threads=1)
+        length = int(batch.lengths[i])
+        assert (length, eight.moves_out(batch.paths[i, :length])) == (one.length, one.moves)
+        assert (batch.generated[i], batch.expanded[i]) == (one.stats.generated,
+                                                           one.stats.expanded)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzlelib import layers, solve
+from puzzlelib import SlidingPuzzle, layers, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLISHED = {
@@ -13,20 +13,21 @@ PUBLISHED = {
     for row in csv.DictReader(open(ROOT / "data" / "published" / "000_8puzzle.csv"))
 }
 START = "8 6 7 2 5 4 3 0 1"
+EIGHT = SlidingPuzzle("3x3")
 
 
 def test_bfs_31_moves_all_positions_generated():
-    sol = solve(START, method="bfs")
+    sol = solve(EIGHT, START, method="bfs")
     assert sol.length == int(PUBLISHED["bfs"]["published_moves"]) == 31
-    assert sol.nodes == int(PUBLISHED["bfs"]["published_count"]) == 181_440
+    assert sol.stats.stored == int(PUBLISHED["bfs"]["published_count"]) == 181_440
 
 
 def test_bidirectional_31_moves():
-    assert solve(START, method="bidir").length == int(PUBLISHED["bidir"]["published_moves"])
+    assert solve(EIGHT, START, method="bidir").length == int(PUBLISHED["bidir"]["published_moves"])
 
 
 def test_longest_positions():
-    lay = layers("1 2 3 4 5 6 7 8 0")
+    lay = layers(EIGHT, "1 2 3 4 5 6 7 8 0")
     assert lay.max_depth == int(PUBLISHED["longest"]["published_moves"]) == 31
     assert lay.n_farthest == int(PUBLISHED["longest"]["published_count"]) == 2
     assert sorted(lay.farthest) == [[6, 4, 7, 8, 5, 0, 3, 2, 1], [8, 6, 7, 2, 5, 4, 3, 0, 1]]
@@ -35,13 +36,13 @@ def test_longest_positions():
 
 @pytest.mark.parametrize("method,row", [("iddfs", "iddfs"), ("idastar", "iddfs_lower_bound")])
 def test_forty_optimal_solutions(method, row):
-    sol = solve(START, method=method, all_solutions=True)
+    sol = solve(EIGHT, START, method=method, all_solutions=True)
     assert sol.length == 31
     assert sol.solutions == int(PUBLISHED[row]["published_count"]) == 40
 
 
 def test_initial_bound_21():
-    sol = solve(START, method="idastar")
+    sol = solve(EIGHT, START, method="idastar")
     assert sol.extra["initial_bound"] == 21
 
 
@@ -63,7 +64,7 @@ def printed_lines(counts):
 @pytest.mark.parametrize("problem", ["1", "2"])
 def test_document_001_full_tables(problem):
     row = DOC001[problem]
-    lay = layers(row["start"], size="4x4")
+    lay = layers(SlidingPuzzle("4x4"), row["start"])
     assert lay.total == int(row["positions"])
     assert lay.max_depth == int(row["longest"])
     assert lay.n_farthest == int(row["n_farthest"])

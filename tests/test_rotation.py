@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from puzzlelib.api import rotation
-from puzzlelib.domains.rotation import OPERATIONS, RotationPuzzle, parse_contest_input
+from puzzlelib import RotationPuzzle, layers, solve
+from puzzlelib.domains.rotation import OPERATIONS, parse_contest_input
 from puzzlelib.core.errors import PuzzleError
 from puzzlelib.core.hashset import find, find_hashed, hash_state, insert, new_table
 
@@ -60,11 +60,13 @@ def test_contest_samples(text, answer):
     rows, cols, values = parse_contest_input(text)
     # one-way BFS to depth 20 would store about 4 * 3**19 states: only the short samples
     for method in ("bidir", "bfs") if answer in (0, 2) else ("bidir",):
-        res = rotation(values, rows, cols, method=method)
+        res = solve(RotationPuzzle(rows, cols), values, method=method)
         assert res.length == answer
         if answer >= 0:
-            assert len(res.operations) == answer
-            assert res.grids()[-1] == sorted(values)
+            assert len(res.moves) == answer and res.status == "solved"
+            assert res.positions()[-1] == sorted(values)
+        else:
+            assert res.status == "not within max_depth"
 
 
 @pytest.mark.parametrize("rows,cols", [(3, 3), (3, 4), (4, 3), (4, 4)])
@@ -74,30 +76,51 @@ def test_bidirectional_and_one_way_agree_with_plain_bfs(rows, cols):
     grids = list(dist)
     for k in rng.choice(len(grids), size=25, replace=False):
         g = list(grids[k])
-        a = rotation(g, rows, cols, method="bidir")
-        b = rotation(g, rows, cols, method="bfs")
-        assert a.length == b.length == dist[grids[k]]
-        assert a.grids()[-1] == b.grids()[-1] == sorted(g)
+        puz = RotationPuzzle(rows, cols)
+        a = solve(puz, g, method="bidir")
+        b = solve(puz, g, method="bfs")
+        c = solve(puz, g, method="iddfs")
+        assert a.length == b.length == c.length == dist[grids[k]]
+        assert a.positions()[-1] == b.positions()[-1] == c.positions()[-1] == sorted(g)
 
 
 def test_cap_gives_minus_one_and_counts_per_side():
     g = turn(turn(list(range(1, 10)), 3, 3, 0, 0), 3, 3, 1, 1)
-    assert rotation(g, 3, 3, max_ops=1).length == -1
-    res = rotation(g, 3, 3)
-    assert res.length == 2
-    assert res.forward_counts[0] == res.backward_counts[0] == 1
-    assert res.states == sum(res.forward_counts) + sum(res.backward_counts)
+    puz = RotationPuzzle(3, 3)
+    assert solve(puz, g, max_depth=1).length == -1
+    res = solve(puz, g)
+    assert res.length == 2 and res.moves == [[1, 1], [0, 0]]  # the turns undone in turn
+    fwd, bwd = res.extra["forward_counts"], res.extra["backward_counts"]
+    assert fwd[0] == bwd[0] == 1
+    assert res.stats.stored == sum(fwd) + sum(bwd)
 
 
 def test_worst_case_explores_about_118000_states_a_side():
     """8x8, answer above 20: ten levels from each end, 1 + 4 + 12 + ... + 78,628 states."""
     rng = np.random.default_rng(3)
-    res = rotation((rng.permutation(64) + 1).tolist(), 8, 8)
+    res = solve(RotationPuzzle(8, 8), (rng.permutation(64) + 1).tolist())
     assert res.length == -1
     per_side = sum(4 * 3 ** (k - 1) for k in range(1, 11)) + 1
-    assert res.forward_counts[-1] <= 4 * 3 ** 9
-    assert sum(res.forward_counts) + sum(res.backward_counts) == res.states
-    assert 0.9 * 2 * per_side <= res.states <= 2 * per_side
+    fwd, bwd = res.extra["forward_counts"], res.extra["backward_counts"]
+    assert fwd[-1] <= 4 * 3 ** 9
+    assert sum(fwd) + sum(bwd) == res.stats.stored
+    assert 0.9 * 2 * per_side <= res.stats.stored <= 2 * per_side
+    # every state but the last layers' was expanded into 3 children (4 at the roots)
+    assert res.stats.generated == 3 * res.stats.expanded + 2
+
+
+def test_layers_of_the_3x3_rotation_puzzle_match_plain_bfs():
+    """Frontier search from the sorted grid against a plain BFS over the whole space."""
+    dist = plain_distances(3, 3, 30)
+    counts = [0] * (max(dist.values()) + 1)
+    for d in dist.values():
+        counts[d] += 1
+    lay = layers(RotationPuzzle(3, 3), list(range(1, 10)))
+    assert lay.counts == counts and lay.total == len(dist)
+    far = sorted(tuple(g) for g, d in dist.items() if d == len(counts) - 1)
+    assert sorted(tuple(f) for f in lay.farthest) == far and lay.n_farthest == len(far)
+    assert lay.stats.expanded == lay.total
+    assert lay.stats.generated == 4 + 3 * (lay.total - 1)  # never straight back
 
 
 @pytest.mark.parametrize(
@@ -128,6 +151,7 @@ def test_cli_prints_only_the_answer_and_json():
     d = json.loads(out.stdout)
     assert d["length"] == -1 and d["operations"] == [] and d["seconds"] >= 0
     assert {"forward_counts", "backward_counts", "states", "memory_bytes"} <= set(d)
+    assert d["states"] == d["stats"]["stored"] and d["stats"]["generated"] > 0
     bad = subprocess.run(cmd, input="3 3\n1 2 3\n", capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "expected 3 rows" in bad.stderr
 

@@ -211,7 +211,7 @@ def test_multiset_table_too_large_is_refused_with_memory_needed(monkeypatch):
     with pytest.raises(PuzzleError, match=r"12,108,096 positions.*needs 11\.5 MiB"):
         from puzzlelib import layers
 
-        layers("1 1 2 2 1 1 2 2 1 3 3 2 3 3 3 0", size="4x4")
+        layers(SlidingPuzzle("4x4"), "1 1 2 2 1 1 2 2 1 3 3 2 3 3 3 0")
 
 
 @pytest.mark.parametrize("goal, methods", [
@@ -227,8 +227,8 @@ def test_long_multiset_boards_search_end_to_end(goal, methods):
 
     puz = SlidingPuzzle(3, 6, goal=goal)
     assert puz.fns is sliding.FNS_MULTISET_LONG
-    lay = layers(goal, size="3x6")
+    lay = layers(puz, goal)
     assert lay.counts == reference.layer_counts(goal, 3, 6)
     far = lay.farthest[0]
     for method in methods:
-        assert solve(far, size="3x6", goal=goal, method=method).length == lay.max_depth, method
+        assert solve(puz, far, method=method).length == lay.max_depth, method

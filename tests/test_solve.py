@@ -1,10 +1,11 @@
 """Every method agrees on random instances; paths are valid; counts of optimal solutions match
-an independent count of shortest paths."""
+an independent count of shortest paths; the stats record means the same for every method."""
 
+import numpy as np
 import pytest
 
-from puzzlelib import PuzzleError, SearchLimitError, UnsolvableError, solve
-from puzzlelib.api import METHODS
+from puzzlelib import PuzzleError, SearchLimitError, SlidingPuzzle, UnsolvableError, solve
+from puzzlelib.domains.base import METHODS
 
 from . import reference
 from .conftest import random_board
@@ -15,18 +16,21 @@ OPTIMAL = ("bfs", "bidir", "iddfs", "idastar", "astar")
 def _check(sol, start, goal, cols):
     assert len(sol.moves) == sol.length
     assert reference.replay(start, sol.moves, cols) == list(goal)
+    assert sol.positions()[-1] == list(goal)
 
 
 @pytest.mark.parametrize("rows,cols", [(2, 2), (2, 3), (3, 2), (3, 3)])
 def test_all_methods_agree_on_random_instances(rows, cols, rng):
     goal = list(range(1, rows * cols)) + [0]
     dist = reference.distances(goal, rows, cols)
+    puz = SlidingPuzzle(rows, cols)
     for _ in range(6):
         start = random_board(rows, cols, rng)
         want = dist[reference.to_str(start)]  # moves are reversible
         for method in METHODS:
-            sol = solve(start, size=f"{rows}x{cols}", method=method)
+            sol = solve(puz, start, method=method)
             _check(sol, start, goal, cols)
+            assert sol.status == "solved"
             if method in OPTIMAL:
                 assert sol.length == want, (method, start)
             else:
@@ -36,10 +40,11 @@ def test_all_methods_agree_on_random_instances(rows, cols, rng):
 def test_custom_goal(rng):
     goal = [0, 1, 2, 3, 4, 5, 6, 7, 8]
     dist = reference.distances(goal, 3, 3)
+    puz = SlidingPuzzle("3x3", goal=goal)
     for _ in range(4):
         start = random_board(3, 3, rng, goal=goal)
         for method in OPTIMAL:
-            sol = solve(start, size="3x3", goal=goal, method=method)
+            sol = solve(puz, start, method=method)
             _check(sol, start, goal, 3)
             assert sol.length == dist[reference.to_str(start)]
 
@@ -50,7 +55,7 @@ def test_solution_counts_match_shortest_path_count(rng):
         start = random_board(3, 3, rng, walk=40)
         want = reference.count_shortest_paths(start, goal, 3, 3)
         for method in ("iddfs", "idastar"):
-            sol = solve(start, method=method, all_solutions=True)
+            sol = solve(SlidingPuzzle("3x3"), start, method=method, all_solutions=True)
             assert sol.solutions == want
 
 
@@ -61,7 +66,7 @@ def test_larger_boards_idastar_astar_bidir_agree(rows, cols, rng):
         start = random_board(rows, cols, rng, walk=36)
         lengths = set()
         for method in ("idastar", "astar", "bidir"):
-            sol = solve(start, size=f"{rows}x{cols}", method=method)
+            sol = solve(SlidingPuzzle(rows, cols), start, method=method)
             _check(sol, start, goal, cols)
             lengths.add(sol.length)
         assert len(lengths) == 1
@@ -70,10 +75,11 @@ def test_larger_boards_idastar_astar_bidir_agree(rows, cols, rng):
 def test_repeated_labels_with_state_searches(rng):
     goal = [1, 1, 2, 2, 3, 0]
     dist = reference.distances(goal, 2, 3)
+    puz = SlidingPuzzle("2x3", goal=goal)
     for _ in range(5):
         start = random_board(2, 3, rng, goal=goal)
         for method in ("bfs", "bidir", "iddfs", "idastar", "astar"):
-            sol = solve(start, size="2x3", goal=goal, method=method)
+            sol = solve(puz, start, method=method)
             _check(sol, start, goal, 3)
             assert sol.length == dist[reference.to_str(start)]
 
@@ -81,48 +87,77 @@ def test_repeated_labels_with_state_searches(rng):
 def test_repeated_labels_bfs_agrees_with_idastar_on_4x4(rng):
     """Document 001's first labelling: BFS over the multiset table against IDA*."""
     goal = [1, 2, 3, 4, 6, 6, 6, 6, 6, 6, 6, 6, 5, 6, 6, 0]
+    puz = SlidingPuzzle("4x4", goal=goal)
     for _ in range(3):
         start = random_board(4, 4, rng, goal=goal, walk=30)
-        a = solve(start, size="4x4", goal=goal, method="bfs")
-        b = solve(start, size="4x4", goal=goal, method="idastar")
+        a = solve(puz, start, method="bfs")
+        b = solve(puz, start, method="idastar")
         _check(a, start, goal, 4)
         assert a.length == b.length
 
 
 def test_start_equals_goal():
     for method in METHODS:
-        sol = solve("1 2 3 4 5 6 7 8 0", method=method)
-        assert sol.length == 0 and sol.moves == ""
+        sol = solve(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", method=method)
+        assert sol.length == 0 and sol.moves == "" and sol.positions() == [list(range(1, 9)) + [0]]
 
 
 def test_unsolvable_and_bad_requests():
+    eight = SlidingPuzzle("3x3")
     with pytest.raises(UnsolvableError):
-        solve("1 2 3 4 5 6 8 7 0", method="astar")
+        solve(eight, "1 2 3 4 5 6 8 7 0", method="astar")
     with pytest.raises(PuzzleError, match="unknown method"):
-        solve("1 2 3 4 5 6 7 8 0", method="dfs")
+        solve(eight, "1 2 3 4 5 6 7 8 0", method="dfs")
     with pytest.raises(PuzzleError, match="needs method iddfs or idastar"):
-        solve("1 2 3 4 5 6 7 8 0", method="bfs", all_solutions=True)
+        solve(eight, "1 2 3 4 5 6 7 8 0", method="bfs", all_solutions=True)
+    with pytest.raises(PuzzleError, match="uses no heuristic"):
+        solve(eight, "1 2 3 4 5 6 7 8 0", method="bfs", heuristic="linear-conflict")
+    with pytest.raises(PuzzleError, match="unknown heuristic"):
+        solve(eight, "1 2 3 4 5 6 7 8 0", method="astar", heuristic="euclid")
+    with pytest.raises(PuzzleError, match="max_states must be a whole number"):
+        solve(eight, "1 2 3 4 5 6 7 8 0", method="astar", max_states=0)
+    with pytest.raises(PuzzleError, match="first argument must be a puzzle"):
+        solve(42, "1 2 3 4 5 6 7 8 0")
+    with pytest.raises(PuzzleError, match="belong to the puzzle"):
+        solve(eight, "1 2 3 4 5 6 7 8 0", size="3x3")
 
 
 def test_limits_stop_with_a_clear_message():
     start = "8 6 7 2 5 4 3 0 1"
+    eight = SlidingPuzzle("3x3")
     with pytest.raises(SearchLimitError, match="stored states"):
-        solve(start, method="astar", max_states=500)
+        solve(eight, start, method="astar", max_states=500)
     with pytest.raises(SearchLimitError, match="stored states"):
-        solve(start, method="bidir", max_states=500)
+        solve(eight, start, method="bidir", max_states=500)
     with pytest.raises(SearchLimitError, match="node limit"):
-        solve(start, method="iddfs", node_limit=10_000)
-    with pytest.raises(SearchLimitError, match="within bound 20"):
-        solve(start, method="idastar", max_bound=20)
+        solve(eight, start, method="iddfs", node_limit=10_000)
+
+
+def test_no_solution_within_max_depth_is_a_result_not_an_error():
+    eight = SlidingPuzzle("3x3")
+    for method in ("idastar", "iddfs", "bidir", "bfs"):
+        sol = solve(eight, "8 6 7 2 5 4 3 0 1", method=method, max_depth=20)
+        assert (sol.length, sol.moves, sol.status) == (-1, None, "not within max_depth"), method
+        assert sol.positions() == [[8, 6, 7, 2, 5, 4, 3, 0, 1]]
+
+
+def test_the_01_call_form_still_answers_with_a_warning():
+    with pytest.warns(DeprecationWarning, match="0.1 form"):
+        sol = solve("1 2 3 4 5 6 0 7 8", size="3x3", method="bfs")
+    assert sol.moves == "rr"
 
 
 def test_result_helpers():
-    sol = solve("1 2 3 4 5 6 0 7 8", method="bfs")
+    sol = solve(SlidingPuzzle("3x3"), "1 2 3 4 5 6 0 7 8", method="bfs")
     assert sol.moves == "rr"
-    assert sol.tiles() == [7, 8]
-    assert sol.boards()[-1] == [1, 2, 3, 4, 5, 6, 7, 8, 0]
+    assert sol.puzzle.tiles_moved(sol.start, sol.moves) == [7, 8]
+    assert sol.positions()[-1] == [1, 2, 3, 4, 5, 6, 7, 8, 0]
     d = sol.to_dict()
-    assert {"length", "moves", "nodes", "seconds", "compile_seconds"} <= set(d)
+    assert {"puzzle", "method", "start", "length", "moves", "status", "stats", "counts"} <= set(d)
+    assert set(d["stats"]) == {"generated", "expanded", "stored", "memory_bytes", "seconds",
+                               "compile_seconds"}
+    assert d["puzzle"] == {"puzzle": "sliding", "size": "3x3",
+                           "goal": [1, 2, 3, 4, 5, 6, 7, 8, 0], "hash": "perfect"}
     assert "solutions" not in d
 
 
@@ -135,36 +170,129 @@ def test_iddfs_node_counts_match_the_teaching_version(rng):
     for walk in (14, 15, 16):
         start = random_board(3, 3, rng, walk=walk)
         for method, lb in (("iddfs", False), ("idastar", True)):
-            sol = solve(start, method=method, all_solutions=True)
+            sol = solve(SlidingPuzzle("3x3"), start, method=method, all_solutions=True)
             length, count, _, nodes = teaching.iddfs(start, goal, 3, 3, lower_bound=lb)
-            assert (sol.length, sol.solutions, sol.nodes) == (length, count, nodes)
+            assert (sol.length, sol.solutions, sol.stats.generated) == (length, count, nodes)
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3), (3, 4)])
+def test_deepening_counts_match_a_recursive_version(rows, cols, rng):
+    """``generated`` and ``expanded`` of IDDFS and IDA* (first solution) against a recursive
+    search written from the definitions (tests/reference.py), on one thread and on two with
+    every pass shared: the counts do not depend on the threads."""
+    goal = list(range(1, rows * cols)) + [0]
+    puz = SlidingPuzzle(rows, cols)
+    for walk in (9, 16, 21, 30):
+        start = random_board(rows, cols, rng, walk=walk)
+        for method, h in (("iddfs", None), ("idastar", reference.manhattan_to(goal, cols))):
+            length, gen, exp = reference.deepening_stats(start, goal, rows, cols, h)
+            for threads in (1, 2):
+                sol = solve(puz, start, method=method, threads=threads)
+                assert (sol.length, sol.stats.generated, sol.stats.expanded) == (
+                    length, gen, exp), (method, threads, start)
+                assert sol.stats.stored == sol.extra["initial_bound"] + 2 * (
+                    sol.extra["iterations"] - 1) + 1
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3), (2, 4)])
+def test_bfs_stats_from_the_definitions(rows, cols, rng):
+    """Breadth-first search to the goal: ``expanded`` is every position of the layers before the
+    goal's, ``stored`` every position of the layers made (the goal's included), ``generated``
+    a child per legal move of each expanded position but the one back to its parent."""
+    goal = list(range(1, rows * cols)) + [0]
+    puz = SlidingPuzzle(rows, cols)
+    for _ in range(4):
+        start = random_board(rows, cols, rng)
+        dist = reference.distances(start, rows, cols)
+        sol = solve(puz, start, method="bfs")
+        d = sol.length
+        inner = [s for s, k in dist.items() if k < d]
+        generated = sum(reference.degree(s, cols) for s in inner) - (len(inner) - 1)
+        assert sol.stats.expanded == len(inner)
+        assert sol.stats.stored == sum(1 for k in dist.values() if k <= d) == sum(sol.counts)
+        assert sol.stats.generated == generated
+        assert sol.stats.memory_bytes >= puz.n_ranks
+
+
+def test_bidirectional_kernels_report_the_same_stats():
+    """Keys, distance tables and hash sets of whole states expand the same rows in the same
+    order: the same generated, expanded and stored counts while no meeting stops them (their
+    bytes differ). In the layer that meets, the table kernel stops at the meeting child, the
+    others after the children of a chunk of parents (16 for states, 256 for keys): they have
+    made more."""
+    from puzzlelib.search import bidirectional
+
+    puz = SlidingPuzzle("3x3")
+    s, g = puz.encode("8 6 7 2 5 4 3 0 1"), puz.goal_state()
+    for depth in (20, 40):
+        out = {}
+        for variant in ("keys", "table", "states"):
+            res = bidirectional.bidirectional(s, g, puz.fns, puz.params, depth, 10**6,
+                                              variant=variant, kfns=puz.kfns, n_ranks=puz.n_ranks)
+            out[variant] = res
+        keys, table, states = out["keys"], out["table"], out["states"]
+        for r in (keys, states):
+            assert (r.path.tolist(), r.stored, r.forward_counts, r.backward_counts) == (
+                table.path.tolist(), table.stored, table.forward_counts, table.backward_counts)
+        if depth == 20:  # no meeting: every layer made whole, by all three
+            assert table.status == bidirectional.NOT_WITHIN_DEPTH
+            assert (keys.generated, keys.expanded) == (table.generated, table.expanded) == (
+                states.generated, states.expanded)
+        else:
+            assert table.status == bidirectional.FOUND and len(table.path) == 31
+            assert table.stored == sum(table.forward_counts) + sum(table.backward_counts) == 15828
+            for r, chunk in ((states, 16), (keys, 256)):
+                assert table.expanded <= r.expanded < table.expanded + chunk
+                assert table.generated <= r.generated < table.generated + 4 * chunk
+        # every expanded row made its children, at most 3 of them (4 at a root) and at least one
+        assert table.expanded < table.generated <= 3 * table.expanded + 2
+
+
+def test_astar_stats_hold_together(rng):
+    """A*: the goal is never expanded, every stored state but the start was generated, and no
+    position makes more than four children."""
+    puz = SlidingPuzzle("3x3")
+    for _ in range(4):
+        start = random_board(3, 3, rng)
+        sol = solve(puz, start, method="astar")
+        st = sol.stats
+        if sol.length:
+            assert st.expanded >= sol.length
+            assert st.stored - 1 <= st.generated <= 4 * st.expanded
+            assert st.memory_bytes > 0
 
 
 def test_repeated_labels_bound_parity():
     """With indistinguishable tiles the heuristic's parity is not the solution's; the bound must
     still step through the right parity (this instance needs 1 move, h = 0... 2)."""
-    sol = solve("1 1 2 2 0 3", size="2x3", goal="1 1 2 2 3 0", method="idastar")
+    sol = solve(SlidingPuzzle("2x3", goal="1 1 2 2 3 0"), "1 1 2 2 0 3", method="idastar")
     assert sol.length == 1
 
 
 @pytest.mark.parametrize("subtrees", [16, 256])
-def test_parallel_deepening_matches_serial(rng, monkeypatch, subtrees):
-    """Subtrees shared among threads: same length, same count, same node count, and the same
+def test_parallel_deepening_matches_serial(rng, subtrees):
+    """Subtrees shared among threads: same length, same count, same node counts, and the same
     first solution as the one-thread search (every pass in parallel, however small, split into
     few subtrees or many)."""
     from puzzlelib.search import idastar
 
-    monkeypatch.setattr(idastar, "SPLIT_MIN_NODES", 0)
-    monkeypatch.setattr(idastar, "SPLIT_MIN_SUBTREES", subtrees)
-    for walk in (40, 41, 60):
-        start = random_board(3, 3, rng, walk=walk)
-        for method in ("iddfs", "idastar"):
-            one = solve(start, method=method, all_solutions=True, threads=1)
-            two = solve(start, method=method, all_solutions=True, threads=2)
-            assert (one.length, one.solutions, one.nodes, one.moves) == (
-                two.length, two.solutions, two.nodes, two.moves)
-            first = solve(start, method=method, threads=2)
-            assert first.length == one.length and first.moves == one.moves
+    for size in ("3x3", "4x4"):
+        puz = SlidingPuzzle(size)
+        for walk in (40, 41, 60):
+            start = puz.encode(random_board(puz.rows, puz.cols, rng, walk=walk))
+            for all_solutions in (True, False):
+                for space in (puz, puz.with_heuristic("none")):
+                    if size == "4x4" and space.heuristic == "none":
+                        continue
+                    runs = [idastar.iterative_deepening(
+                        start, space.dfs_fns, space.params, space.residue(start),
+                        all_solutions, 80, parallel=parallel, cfns=space.cfns,
+                        split_after=0 if parallel else None)
+                        for parallel in (False, True)]
+                    one, two = runs
+                    assert (one.length, one.solutions, one.generated, one.expanded) == (
+                        two.length, two.solutions, two.generated, two.expanded)
+                    assert np.array_equal(one.path, two.path)
 
 
 def test_split_grows_with_the_pass():
@@ -177,7 +305,7 @@ def test_split_grows_with_the_pass():
 
 def test_bad_thread_count():
     with pytest.raises(PuzzleError, match="threads must be at least 1"):
-        solve("1 2 3 4 5 6 7 8 0", method="idastar", threads=0)
+        solve(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", method="idastar", threads=0)
 
 
 @pytest.mark.parametrize("size,goal,kwargs", [
@@ -190,11 +318,9 @@ def test_bad_thread_count():
 ])
 def test_cursor_loop_searches_the_same_tree(size, goal, kwargs, rng):
     """The sliding-tile cursor loop (legal moves only, children looked at before they are made)
-    against the general loop, pass by pass: same solutions, nodes, next bound, first path, with
-    or without counting all and under a node budget; the state comes back unchanged."""
-    import numpy as np
-
-    from puzzlelib.domains.sliding import SlidingPuzzle
+    against the general loop, pass by pass: same solutions, nodes, next bound, first path,
+    nodes expanded, with or without counting all and under a node budget; the state comes back
+    unchanged."""
     from puzzlelib.search.idastar import _dfs_bounded
 
     rows, cols = size
@@ -203,7 +329,7 @@ def test_cursor_loop_searches_the_same_tree(size, goal, kwargs, rng):
     goal_list = [int(x) for x in puz.goal]
     for walk in (9, 14, 23, 30):
         board = random_board(rows, cols, rng, goal=goal_list, walk=walk)
-        s = puz.encode(puz.parse(" ".join(map(str, board))))
+        s = puz.encode(" ".join(map(str, board)))
         h0 = puz.start_h(s)
         for bound in range(max(h0 - 1, 0), h0 + 9):
             for count_all in (False, True):
@@ -222,14 +348,13 @@ def test_cursor_loop_searches_the_same_tree(size, goal, kwargs, rng):
 def test_puzzles_of_one_shape_share_their_tables():
     """The kernels' tables are made once per board shape, goal, heuristic and hash; any other
     goal or heuristic gets its own (and answers for its own goal)."""
-    from puzzlelib.domains.sliding import SlidingPuzzle
-
-    a, b = SlidingPuzzle(3, 3), SlidingPuzzle(3, 3)
+    a, b = SlidingPuzzle(3, 3), SlidingPuzzle("3x3")
     assert a.params is b.params
     other = SlidingPuzzle(3, 3, goal="0 1 2 3 4 5 6 7 8")
     plain = SlidingPuzzle(3, 3, heuristic="none")
     assert other.params is not a.params and plain.params is not a.params
+    assert a.with_heuristic("none").params is plain.params
     assert list(other.params.goal) == list(range(9)) and int(plain.params.h.max()) == 0
     start = "1 2 3 4 5 6 7 8 0"
-    assert solve(start, goal="0 1 2 3 4 5 6 7 8", method="bfs").length == 22
-    assert solve(start, method="bfs").length == 0
+    assert solve(other, start, method="bfs").length == 22
+    assert solve(a, start, method="bfs").length == 0

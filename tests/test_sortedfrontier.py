@@ -4,7 +4,7 @@ operations and against the hash-set frontier search (and, on sliding tiles, the 
 import numpy as np
 import pytest
 
-from puzzlelib.blocks import CLASSIC
+from puzzlelib import CLASSIC
 from puzzlelib.domains.blocks import FNS, FRONTIER, BlockPuzzle
 from puzzlelib.search.frontier import frontier_bfs
 from puzzlelib.search.sortedfrontier import (

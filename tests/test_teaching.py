@@ -2,7 +2,7 @@
 
 import pytest
 
-from puzzlelib import layers, solve, teaching
+from puzzlelib import SlidingPuzzle, layers, solve, teaching
 
 from . import reference
 from .conftest import random_board
@@ -11,13 +11,13 @@ from .conftest import random_board
 @pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3)])
 def test_teaching_agrees_with_kernels(rows, cols, rng):
     goal = tuple(range(1, rows * cols)) + (0,)
-    size = f"{rows}x{cols}"
+    puz = SlidingPuzzle(rows, cols)
     counts, far = teaching.layers(goal, rows, cols)
-    lay = layers(goal, size=size)
+    lay = layers(puz, goal)
     assert counts == lay.counts and sorted(map(list, far)) == sorted(lay.farthest)
     for _ in range(3):
         start = random_board(rows, cols, rng, walk=30)
-        want = solve(start, size=size, method="idastar", all_solutions=True)
+        want = solve(puz, start, method="idastar", all_solutions=True)
         moves, _ = teaching.bfs(start, goal, rows, cols)
         assert len(moves) == want.length and reference.replay(start, moves, cols) == list(goal)
         moves, _ = teaching.bidirectional_bfs(start, goal, rows, cols)

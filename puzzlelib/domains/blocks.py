@@ -40,6 +40,7 @@ moving together like the size-2 piece they were split from, which counts as one 
 column through a cell that was empty, so it never gets further than that in one move.
 """
 
+import copy
 import heapq
 from collections import namedtuple
 from functools import lru_cache
@@ -52,6 +53,7 @@ from ..core.jit import jit
 from ..core.contract import ILLEGAL, DomainFns, FrontierFns, domain_fn, no_rank, no_rank_after, no_unrank
 
 from ..core.errors import PuzzleError
+from .base import Puzzle
 from ..core.hashset import find, new_table
 
 EMPTY, ONE, H_L, H_R, V_T, V_B, B_TL, B_TR, B_BL, B_BR = range(10)
@@ -998,25 +1000,45 @@ def parse_goal(goal, rows, cols):
     return r, c
 
 
-class BlockPuzzle:
+#: The classic Hakoiri-musume start (5 rows x 4 columns): the daughter must reach the bottom
+#: centre (row 3, column 1).
+CLASSIC = "ABBC\nABBC\nDEEF\nDGHF\nI..J"
+
+
+class BlockPuzzle(Puzzle):
     """A sliding-block board (its size and the pieces it holds) with a move metric and a goal.
 
-    ``start`` is the board as text (see the module's doc) or a list of ``(shape, row, col)``
-    pieces with ``rows`` and ``cols``. ``goal`` is the daughter's top-left cell (``(r, c)`` or
-    ``"r,c"``), None for the default, or ``False`` for no goal (counting positions only).
-    ``relax`` (used by pattern databases): let two adjacent 1x1 pieces move together as one.
+    ``board`` is the board as text (see the module's doc; it is also the default start) or a
+    list of ``(shape, row, col)`` pieces with ``rows`` and ``cols``. Every start must hold the
+    same pieces on a board of the same size. ``metric``: ``"unit"`` (one piece one cell),
+    ``"straight"`` (one piece any distance in a line; the default, the one document 004's
+    relaxation implies) or ``"path"`` (one piece along any path). ``goal`` is the daughter's
+    top-left cell (``(r, c)`` or ``"r,c"``), None for the default (the bottom rows, centred),
+    or ``False`` for no goal (counting positions only). ``relax`` (used by pattern databases):
+    let two adjacent 1x1 pieces move together as one.
+
+    A solution's ``moves`` lists each move as the moving piece's top-left cell before and
+    after: ``[[r, c], [r1, c1]]``. Heuristics are pattern databases named as in document 004
+    (``ONES-H-V-MAP``, e.g. ``36-0-0-f``; several joined by commas take the maximum; see
+    :mod:`puzzlelib.pdb.blocks`).
     """
 
     name = "blocks"
     fns = FNS
     ffns = FRONTIER
+    methods = ("bfs", "iddfs", "idastar", "astar", "greedy")
+    default_method = "bfs"
+    # the heuristic works in scratch arrays of params: one search at a time per params
+    thread_safe = False
+    # many move orders reach one position (pieces of a shape are alike, distant moves commute)
+    default_transpositions = 1 << 22
+    default_max_states = 50_000_000
 
-    def __init__(self, start, metric="straight", goal=None, rows=None, cols=None, relax=False,
-                 pdb=None):
-        if isinstance(start, str) or (rows is None and not isinstance(start, np.ndarray)):
-            rows, cols, pieces = parse_board(start)
+    def __init__(self, board, metric="straight", goal=None, rows=None, cols=None, relax=False):
+        if isinstance(board, str) or (rows is None and not isinstance(board, np.ndarray)):
+            rows, cols, pieces = parse_board(board)
         else:
-            pieces = list(start)
+            pieces = list(board)
         self.rows, self.cols = int(rows), int(cols)
         self.n_cells = self.rows * self.cols
         self.start_cells = cells_from_pieces(self.rows, self.cols, pieces)
@@ -1034,7 +1056,9 @@ class BlockPuzzle:
                                   "(use goal=False to count positions only)")
             self.goal = parse_goal(goal, self.rows, self.cols)
         self.relax = bool(relax)
-        self.pdb = pdb
+        #: The pattern databases' names (see :meth:`with_pdb_fields`), or empty.
+        self.pdb_names = []
+        self.heuristic = "none"
         self.params = self._params()
 
     def _params(self, pdb_fields=None):
@@ -1085,35 +1109,89 @@ class BlockPuzzle:
         _unpack(np.asarray(key, dtype=np.uint8), self.params, s)
         return s
 
-    def with_heuristic(self, fields):
-        """A copy of ``params`` whose heuristic reads the given pattern-database fields."""
-        self.params = self._params(fields)
-        return self.params
+    def with_pdb_fields(self, fields, names=()):
+        """A copy of this puzzle whose heuristic reads the pattern-database ``fields`` (the
+        ``params`` fields :func:`puzzlelib.pdb.blocks.heuristic_fields` makes), with scratch
+        arrays of its own."""
+        out = copy.copy(self)
+        out.params = self._params(fields)
+        out.pdb_names = list(names)
+        out.heuristic = ",".join(names) if names else "pdb"
+        return out
+
+    def rooted(self, start):
+        """The same pieces with no goal: :func:`~puzzlelib.layers` counts every position
+        reachable from ``start``."""
+        self.encode(start)
+        return BlockPuzzle(start, metric=self.metric, goal=False)
 
     @property
     def size(self):
         return f"{self.rows}x{self.cols}"
 
-    def encode(self, cells=None):
-        """Kernel state (cells plus the heuristic byte) of cell codes (default: the start)."""
+    @property
+    def label(self):
+        return f"{self.size} blocks"
+
+    def describe(self):
+        return {"puzzle": self.name, "size": self.size, "metric": self.metric,
+                "goal": None if self.goal is None else list(self.goal),
+                "board": self.render()}
+
+    # -- positions ------------------------------------------------------------------------
+    def default_start(self):
+        return self.render()
+
+    def encode(self, position=None, what="start"):
+        """A board as text (checked: this puzzle's size and pieces) -> the kernels' state
+        (cells plus the heuristic byte); None: this puzzle's own board."""
+        if position is None:
+            cells = self.start_cells
+        elif isinstance(position, np.ndarray) and position.dtype == np.uint8:
+            cells = position[: self.n_cells]
+        else:
+            rows, cols, pieces = parse_board(position)
+            if (rows, cols) != (self.rows, self.cols):
+                raise PuzzleError(f"{what} is {rows}x{cols}, the puzzle's board is {self.size}")
+            counts = {s: sum(1 for p in pieces if p[0] == s) for s in SHAPES}
+            if counts != self.counts:
+                have = ", ".join(f"{k} {s}" for s, k in counts.items() if k)
+                want = ", ".join(f"{k} {s}" for s, k in self.counts.items() if k)
+                raise PuzzleError(f"{what} holds {have}; the puzzle's pieces are {want}")
+            cells = cells_from_pieces(rows, cols, pieces)
         s = np.zeros(self.n_cells + 1, dtype=np.uint8)
-        s[: self.n_cells] = self.start_cells if cells is None else np.asarray(cells)[: self.n_cells]
+        s[: self.n_cells] = cells
         set_heuristic(s, self.params)
         return s
+
+    def decode(self, state):
+        return render(state, self.rows, self.cols)
 
     def render(self, state=None):
         return render(self.start_cells if state is None else state, self.rows, self.cols)
 
+    # -- moves ------------------------------------------------------------------------------
     def describe_move(self, m):
         """``((row, col), (row, col))``: the moving piece's top-left cell before and after."""
         row = self.params.mv[m]
         r, c = int(row[MV_ROW]), int(row[MV_COL])
         return (r, c), (r + int(row[MV_DR]), c + int(row[MV_DC]))
 
+    def moves_out(self, path):
+        out = []
+        for m in path:
+            before, after = self.describe_move(int(m))
+            out.append([list(before), list(after)])
+        return out
+
     def move_number(self, state, before, after):
         """The move that takes the piece at ``before`` (its top-left cell) to ``after``, if it is
         legal in ``state`` under this metric; raises :class:`PuzzleError` otherwise."""
-        (r, c), (r1, c1) = before, after
+        try:
+            (r, c), (r1, c1) = before, after
+        except (TypeError, ValueError):
+            raise PuzzleError(f"a move is [[row, col], [row, col]], not {[before, after]!r}"
+                              ) from None
         mv = self.params.mv
         hits = np.nonzero((mv[:, MV_KIND] == 0) & (mv[:, MV_ROW] == r) & (mv[:, MV_COL] == c)
                           & (mv[:, MV_DR] == r1 - r) & (mv[:, MV_DC] == c1 - c))[0]
@@ -1123,18 +1201,61 @@ class BlockPuzzle:
         raise PuzzleError(f"no piece can move from {tuple(before)} to {tuple(after)} here under "
                           f"the {self.metric} metric")
 
-    def replay(self, moves, state=None):
-        """Apply moves given as ``((r, c), (r1, c1))`` pairs; return every state on the way."""
+    def moves_in(self, state, moves):
+        out = []
+        for k, mv in enumerate(moves):
+            try:
+                before, after = mv
+            except (TypeError, ValueError):
+                raise PuzzleError(f"move {k}: {mv!r} is not [[row, col], [row, col]]") from None
+            m = self.move_number(state, tuple(before), tuple(after))
+            _step(state, m, self.params)
+            out.append(m)
+        return out
+
+    def replay_states(self, moves, state=None):
+        """The kernels' states from ``state`` (default: the board) along ``moves``
+        (``[[r, c], [r1, c1]]`` each), the first included."""
         s = (self.encode() if state is None else state).copy()
         out = [s.copy()]
-        for before, after in moves:
-            m = self.move_number(s, tuple(before), tuple(after))
+        for m in self.moves_in(s.copy(), moves):
             _step(s, m, self.params)
             out.append(s.copy())
         return out
 
     def is_goal(self, state):
         return bool(_is_goal(state, self.params))
+
+    # -- drawing ----------------------------------------------------------------------------
+    @property
+    def footprint(self):
+        return self.cols, self.rows
+
+    def draw(self, ax, position, x0=0.0, y0=0.0, title=None, mark=None):
+        """Draw a board (text) on matplotlib axes ``ax``, one cell a unit, its top-left corner at
+        ``(x0, y0)``, y growing downwards: the daughter red, the goal's place outlined;
+        ``mark``: a piece's top-left cell ``(r, c)`` to outline."""
+        import matplotlib.pyplot as plt
+
+        cells = self.encode(position, what="position")[: self.n_cells]
+        ax.add_patch(plt.Rectangle((x0, y0), self.cols, self.rows, facecolor="#f7f7f7",
+                                   edgecolor="#333", lw=1.2))
+        if self.goal is not None:
+            gr, gc = self.goal
+            ax.add_patch(plt.Rectangle((x0 + gc, y0 + gr), 2, 2, fill=False, edgecolor="#c0392b",
+                                       lw=1.0, ls="--"))
+        for shape, r, c in pieces_of(cells, self.cols):
+            h, w = SHAPES[shape]
+            ax.add_patch(plt.Rectangle((x0 + c + 0.06, y0 + r + 0.06), w - 0.12, h - 0.12,
+                                       facecolor=_COLOURS[(h, w)], edgecolor="#333", lw=0.6))
+            if mark is not None and tuple(mark) == (r, c):
+                ax.add_patch(plt.Rectangle((x0 + c + 0.02, y0 + r + 0.02), w - 0.04, h - 0.04,
+                                           fill=False, edgecolor="#1f4e79", lw=2.4))
+        if title is not None:
+            ax.text(x0 + self.cols / 2, y0 - 0.3, title, ha="center", va="bottom", fontsize=8)
+
+
+_COLOURS = {(1, 1): "#8fbbd9", (1, 2): "#f4c36b", (2, 1): "#9fd39b", (2, 2): "#e4572e"}
 
 
 @lru_cache(maxsize=64)

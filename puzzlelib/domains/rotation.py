@@ -20,6 +20,7 @@ import numpy as np
 
 from ..core.contract import DomainFns, domain_fn, no_rank, no_rank_after, no_unrank
 from ..core.errors import PuzzleError
+from .base import Puzzle
 
 MIN_SIDE, MAX_SIDE = 3, 8
 #: The operations, in move-number order, as the (row, column) of the turned rectangle's corner.
@@ -189,15 +190,30 @@ def parse_contest_input(text):
     return parse_grid(grid)
 
 
-class RotationPuzzle:
-    """The H x W Rotation Puzzle; goal: the sorted grid."""
+class RotationPuzzle(Puzzle):
+    """The H x W Rotation Puzzle (3 <= H, W <= 8); goal: the sorted grid (1..HW row by row).
+
+    Positions are grids of the numbers 1..HW: a list of rows, a flat sequence, or the numbers
+    as text row by row. A solution's ``moves`` are the turned rectangles' top-left corners
+    ``[row, col]`` (one of ``[0, 0]``, ``[0, 1]``, ``[1, 0]``, ``[1, 1]``), in order. No
+    heuristic is known: ``bidir`` (the default), ``bfs``, ``iddfs`` and the others search
+    blind; ``max_depth`` defaults to the contest's 20 (a longer answer is reported as -1).
+    """
 
     name = "rotation"
     fns = FNS
+    default_method = "bidir"
+    default_max_depth = 20
+    stable_types = True
 
-    def __init__(self, rows, cols):
+    def __init__(self, rows, cols=None):
+        if cols is None and isinstance(rows, str):
+            parts = rows.lower().replace("×", "x").split("x")
+            if len(parts) != 2 or not all(t.strip().isdigit() for t in parts):
+                raise PuzzleError(f"grid size {rows!r} is not of the form HxW, e.g. 3x3")
+            rows, cols = (int(t) for t in parts)
         for side, name in ((rows, "H"), (cols, "W")):
-            if not MIN_SIDE <= side <= MAX_SIDE:
+            if not isinstance(side, (int, np.integer)) or not MIN_SIDE <= side <= MAX_SIDE:
                 raise PuzzleError(f"{name} = {side} is out of range: H and W must be 3 to 8")
         self.rows, self.cols = int(rows), int(cols)
         self.n_cells = self.rows * self.cols
@@ -217,23 +233,81 @@ class RotationPuzzle:
     def size(self):
         return f"{self.rows}x{self.cols}"
 
-    def encode(self, values):
-        """Numbers 1..HW (row-major) -> kernel state."""
+    label = size
+
+    def describe(self):
+        return {"puzzle": self.name, "size": self.size}
+
+    def encode(self, position, what="start"):
+        """A grid of 1..HW (rows, flat, or text) -> the kernels' state (the numbers minus
+        one), checked."""
+        if isinstance(position, str):
+            position = position.replace(",", " ").split()
+        try:
+            nested = len(position) == self.rows and all(
+                isinstance(r, (list, tuple, np.ndarray)) for r in position)
+        except TypeError:
+            raise PuzzleError(f"{what}: a grid is a list of rows or of numbers") from None
+        if nested:
+            rows, cols, values = parse_grid(position)
+        else:
+            rows, cols, values = parse_grid(position, self.rows, self.cols)
+        if (rows, cols) != (self.rows, self.cols):
+            raise PuzzleError(f"{what} is {rows}x{cols}, the puzzle is {self.size}")
         return np.asarray(values, dtype=np.int64).astype(np.uint8) - np.uint8(1)
 
     def decode(self, state):
+        """The kernels' state -> the grid as a flat list of 1..HW."""
         return [int(x) + 1 for x in state]
 
     def goal_state(self):
         return np.arange(self.n_cells, dtype=np.uint8)
 
-    def apply(self, values, operations):
-        """Replay operations (move numbers or (x, y) corners); return every grid on the way as
-        flat lists (the first is ``values`` itself)."""
-        state = self.encode(values)
-        out = [self.decode(state)]
-        for op in operations:
-            m = OPERATIONS.index(tuple(op)) if not isinstance(op, (int, np.integer)) else int(op)
-            _step(state, m, self.params)
-            out.append(self.decode(state))
+    def moves_out(self, path):
+        return [list(OPERATIONS[int(m)]) for m in path]
+
+    def moves_in(self, state, moves):
+        out = []
+        for k, op in enumerate(moves):
+            if isinstance(op, (int, np.integer)) and 0 <= op < 4:
+                out.append(int(op))
+                continue
+            try:
+                out.append(OPERATIONS.index(tuple(int(v) for v in op)))
+            except (TypeError, ValueError):
+                raise PuzzleError(f"move {k}: {op!r} is not a corner [row, col] of "
+                                  f"{[list(o) for o in OPERATIONS]}") from None
         return out
+
+    def apply(self, values, operations):
+        """Every grid from ``values`` along ``operations`` (corners or move numbers), as flat
+        lists, the first included."""
+        return self.replay(values, operations)
+
+    # -- drawing ----------------------------------------------------------------------------
+    @property
+    def footprint(self):
+        return self.cols, self.rows
+
+    def draw(self, ax, position, x0=0.0, y0=0.0, title=None, mark=None):
+        """Draw a grid on matplotlib axes ``ax``, one cell a unit, its top-left corner at
+        ``(x0, y0)``, y growing downwards, each number shaded by its value; ``mark``: the corner
+        ``[row, col]`` of a rectangle to frame (the one the next operation turns)."""
+        import matplotlib.pyplot as plt
+
+        values = self.decode(self.encode(position, what="position"))
+        cmap = plt.get_cmap("viridis")
+        n = self.n_cells
+        for i, v in enumerate(values):
+            r, c = divmod(i, self.cols)
+            shade = (v - 1) / (n - 1)
+            ax.add_patch(plt.Rectangle((x0 + c, y0 + r), 1, 1, facecolor=cmap(shade),
+                                       edgecolor="white", lw=1))
+            ax.text(x0 + c + 0.5, y0 + r + 0.5, str(v), ha="center", va="center",
+                    fontsize=8 if n <= 30 else 6, color="white" if shade < 0.6 else "black")
+        if mark is not None:
+            x, y = mark
+            ax.add_patch(plt.Rectangle((x0 + y, y0 + x), self.cols - 1, self.rows - 1,
+                                       fill=False, edgecolor="#e8112d", lw=2.4))
+        if title is not None:
+            ax.text(x0 + self.cols / 2, y0 - 0.25, title, ha="center", va="bottom", fontsize=9)

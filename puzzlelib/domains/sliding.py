@@ -31,6 +31,7 @@ import numpy as np
 
 
 from ..core.contract import ILLEGAL, CursorFns, DomainFns, KeyFns, domain_fn
+from .base import Puzzle
 from ..core.errors import PuzzleError, UnsolvableError
 from ..core.hashing import (
     FACTORIALS,
@@ -703,61 +704,74 @@ def _goal_class(goal_bytes, cols):
 
 
 # ---------------------------------------------------------------------------------------------
-# the domain object
+# the puzzle
 # ---------------------------------------------------------------------------------------------
 
 
 #: The kernels' tables of each board shape, goal, heuristic and hash made so far in this process
-#: (at most 64): the kernels only read them, and making them costs about 0.6 ms of Python, more
-#: than the search of many an 8-puzzle. The pattern databases are added to a copy.
+#: (at most 64): the kernels only read them, and making them costs more Python time than the
+#: search of many an 8-puzzle. Pattern databases are added to a copy.
 _PARAMS = {}
 
 
-class SlidingPuzzle:
-    """A rows x cols sliding-tile puzzle with a fixed goal.
+def _size_of(rows, cols):
+    if cols is None:
+        return parse_size(rows)
+    return parse_size((rows, cols))
 
-    ``heuristic`` (for the searches that use one):
 
-    - ``"manhattan"``: each tile's distance to the nearest goal cell holding its label (the
-      classic Manhattan distance when labels are distinct);
-    - ``"linear-conflict"``: Manhattan plus 2 for each tile that must leave its goal row (or
-      column) to let another tile of that line past it (distinct tiles);
-    - ``"pdb555"``, ``"pdb663"``, ``"pdb78"``: additive pattern databases over the named
-      partition of the 15-puzzle (:data:`puzzlelib.pdb.PARTITIONS`), or any board with
-      ``groups`` (lists of tile labels, disjoint); built on first use by breadth-first search,
-      then cached on disk (``pdb_progress`` shows the build; ``pdb_cache=False`` neither reads
-      nor writes the cache). ``reflect``: also look up the board
-      mirrored in its main diagonal and take the larger sum (default: when the board is square
-      and the goal's blank lies on the diagonal);
-    - ``"none"``: 0 everywhere (uninformed search).
-    ``hash`` is ``"perfect"`` (the minimal perfect hash, the default) or ``"sparse"`` (a direct
-    index: each cell's label class in a few bits, no ranking work but a table of
-    ``2**(bits * cells)`` entries; for comparing the two, on boards with few labels).
+class SlidingPuzzle(Puzzle):
+    """A sliding-tile puzzle: ``SlidingPuzzle("3x3")`` or ``SlidingPuzzle(3, 3)``, sides 2 to 6,
+    at most 25 cells, with a goal (default: tiles ``1..n-1`` in order, then the blank). Equal
+    labels are indistinguishable tiles (the goal must hold the same labels as every start).
+
+    Positions are written as space-separated labels row by row (or a sequence of ints), ``0``
+    for the blank. Moves are named by the direction the *blank* travels: ``u``, ``d``, ``l``,
+    ``r`` (a solution's ``moves`` is a string of them).
+
+    Heuristics (:meth:`with_heuristic`, or ``heuristic=`` of :func:`~puzzlelib.solve`):
+    ``"manhattan"`` (each tile's distance to the nearest goal cell holding its label; the
+    default), ``"linear-conflict"`` (Manhattan plus 2 for each tile that must leave its goal
+    row or column to let another tile of that line past it; distinct tiles), ``"none"``; and
+    additive pattern databases (:mod:`puzzlelib.pdb.sliding`): the 15-puzzle's ``"pdb555"``,
+    ``"pdb663"`` and ``"pdb78"``, or ``pdb=`` groups of tile labels on any board.
+
+    ``hash``: ``"perfect"`` (the minimal perfect hash: ``n!/2`` positions with distinct tiles,
+    ``n!/prod(multiplicity!)`` with repeated labels) or ``"sparse"`` (a direct index of a few
+    bits a cell: no ranking work, a far larger table; for comparing the two).
     """
 
     name = "sliding"
     move_names = MOVE_NAMES
+    heuristics = ("manhattan", "linear-conflict", "none")
+    default_heuristic = "manhattan"
+    default_max_depth = 400
+    default_max_states = 20_000_000
+    #: Every call with the same bundle of functions passes ``params`` of the same numba types
+    #: (tests/test_bidir_table.py checks it), so kernels may be called without typing them.
+    stable_types = True
 
-    def __init__(self, rows, cols, goal=None, heuristic="manhattan", hash="perfect",
-                 groups=None, reflect=None, pdb_progress=None, pdb_cache=True):
-        self.rows, self.cols = parse_size((rows, cols))
+    def __init__(self, rows, cols=None, goal=None, heuristic="manhattan", hash="perfect"):
+        self.rows, self.cols = _size_of(rows, cols)
         self.n_cells = self.rows * self.cols
         if goal is None:
             self.goal = default_goal(self.rows, self.cols)
         else:
             self.goal = parse_board(goal, self.rows, self.cols, what="goal")
         self.distinct = not _duplicates(self.goal)
-        if groups is not None and heuristic == "manhattan":
-            heuristic = "pdb"
-        if heuristic not in HEURISTICS + ("pdb",):
-            raise PuzzleError(f"unknown heuristic {heuristic!r}: use one of {', '.join(HEURISTICS)}")
+        if heuristic not in self.heuristics:
+            raise PuzzleError(f"unknown heuristic {heuristic!r}: use one of "
+                              f"{', '.join(HEURISTICS)}")
         if heuristic not in ("manhattan", "none") and not self.distinct:
             raise PuzzleError(
                 f"heuristic {heuristic} needs distinct tiles; boards with repeated labels use "
                 f"'manhattan' (distance to the nearest home) or 'none'"
             )
         self.heuristic = heuristic
-        self.pdbs = []
+        #: The pattern databases' groups of tile labels, and whether the mirrored lookup is
+        #: added (see :meth:`with_pdbs`).
+        self.groups = None
+        self.reflect = False
         if hash not in HASHES:
             raise PuzzleError(f"unknown hash {hash!r}: use 'perfect' or 'sparse'")
         self.hash = hash
@@ -768,10 +782,7 @@ class SlidingPuzzle:
             if len(_PARAMS) >= 64:
                 _PARAMS.pop(next(iter(_PARAMS)))  # the oldest
             _PARAMS[key] = self.params
-        if heuristic.startswith("pdb"):
-            self._add_pdbs(groups, reflect, pdb_progress, pdb_cache)
-            self.fns = FNS_PDB
-        elif heuristic == "linear-conflict":
+        if heuristic == "linear-conflict":
             self.fns = FNS_LC
         elif hash == "sparse":
             self.fns = FNS_SPARSE
@@ -785,7 +796,7 @@ class SlidingPuzzle:
         #: linear conflict or pattern databases, the general loop (its step's work is the cost).
         self.cfns = CURSOR if heuristic in ("manhattan", "none") else None
         #: The functions depth-first search steps with (its states are its own).
-        self.dfs_fns = FNS_PDB_DFS if self.fns is FNS_PDB else self.fns
+        self.dfs_fns = self.fns
         #: 64-bit keys for bidirectional search, on boards of at most 15 cells.
         self.kfns = KEYS if self.n_cells <= KEY_MAX_CELLS else None
         #: Keys that also give ``fns``' rank, for layered BFS (distinct tiles' hash only).
@@ -867,71 +878,114 @@ class SlidingPuzzle:
             *cursor_tables(nbr, h),
         )
 
-    def _add_pdbs(self, groups, reflect, progress, cache):
-        """Load or build the groups' pattern databases and put them in ``params``."""
-        from ..pdb import sliding as _pdb
 
-        n, goal = self.n_cells, self.goal
-        cell_of = {int(v): c for c, v in enumerate(goal)}
-        if self.heuristic == "pdb":
-            if not groups:
-                raise PuzzleError("heuristic 'pdb' needs groups: lists of tile labels")
-            label_groups = []
-            seen = set()
-            for grp in groups:
+    def with_heuristic(self, name):
+        """This puzzle (same size, goal and hash) with heuristic ``name``."""
+        if name is None:
+            name = self.default_heuristic
+        if name == self.heuristic and self.groups is None:
+            return self
+        if name not in self.heuristics:
+            raise PuzzleError(f"unknown heuristic {name!r} for sliding tiles: use "
+                              f"{', '.join(self.heuristics)}, or a pattern database (pdb555, "
+                              f"pdb663, pdb78, or pdb= groups of tiles)")
+        return SlidingPuzzle(self.rows, self.cols, goal=self.goal, heuristic=name,
+                             hash=self.hash)
+
+    def rooted(self, start):
+        """The puzzle whose goal is ``start`` itself (any labels): :func:`~puzzlelib.layers`
+        counts the positions reachable from there."""
+        arr = parse_board(start, self.rows, self.cols, what="start")
+        return SlidingPuzzle(self.rows, self.cols, goal=arr, heuristic="none", hash=self.hash)
+
+    # -- pattern databases ------------------------------------------------------------------
+    def pattern_groups(self, groups, reflect=None):
+        """Check pattern-database ``groups`` (lists of tile labels, disjoint) for this goal;
+        returns ``(label groups, cell groups, blank's goal cell, reflect)``, ``reflect``
+        resolved: by default the mirrored lookup is added where the board is square and the
+        goal's blank lies on the main diagonal (it needs both)."""
+        if self.hash != "perfect":
+            raise PuzzleError("pattern databases go with the perfect hash, not a sparse index")
+        if not self.distinct:
+            raise PuzzleError("pattern databases need distinct tiles")
+        cell_of = {int(v): c for c, v in enumerate(self.goal)}
+        if not groups:
+            raise PuzzleError("pattern databases need groups: lists of tile labels")
+        label_groups, seen = [], set()
+        for grp in groups:
+            try:
                 grp = [int(x) for x in grp]
-                bad = [x for x in grp if x not in cell_of or x == 0]
-                if bad:
-                    raise PuzzleError(f"pattern groups: {bad} are not tiles of this board")
-                if seen & set(grp) or len(set(grp)) != len(grp):
-                    raise PuzzleError("pattern groups must be disjoint, each tile at most once")
-                seen |= set(grp)
-                label_groups.append(grp)
-            cell_groups = [[cell_of[x] for x in grp] for grp in label_groups]
-        else:
-            if groups is not None:
-                raise PuzzleError(f"heuristic {self.heuristic} has its own groups; "
-                                  f"give groups with heuristic 'pdb'")
-            cell_groups = _pdb.partition_cells(self.heuristic, self.rows, self.cols, goal)
-            label_groups = [[int(goal[c]) for c in grp] for grp in cell_groups]
+            except (TypeError, ValueError):
+                raise PuzzleError(f"pattern group {grp!r} is not a list of tile labels") from None
+            bad = [x for x in grp if x not in cell_of or x == 0]
+            if bad or not grp:
+                raise PuzzleError(f"pattern groups: {bad or 'an empty group'} are not tiles of "
+                                  f"this board")
+            if seen & set(grp) or len(set(grp)) != len(grp):
+                raise PuzzleError("pattern groups must be disjoint, each tile at most once")
+            seen |= set(grp)
+            label_groups.append(grp)
         blank = cell_of[0]
-        rcell = np.arange(n, dtype=np.int64)
         mirrorable = self.rows == self.cols and blank // self.cols == blank % self.cols
         if reflect is None:
             reflect = mirrorable
+        elif reflect and not mirrorable:
+            raise PuzzleError(
+                "reflect needs a square board whose goal has the blank on the main diagonal")
+        return label_groups, [[cell_of[x] for x in g] for g in label_groups], blank, bool(reflect)
+
+    def with_pdbs(self, groups, tables, reflect=None):
+        """This puzzle guided by additive pattern databases: ``groups`` of tile labels (see
+        :meth:`pattern_groups`) and each group's table (``uint8``, indexed by the rank of its
+        tiles' cells, :func:`puzzlelib.pdb.space.placement_rank`); ``tables`` may also be the
+        groups' tables already joined one after the other."""
+        label_groups, _, _, reflect = self.pattern_groups(groups, reflect)
+        n, goal = self.n_cells, self.goal
+        cell_of = {int(v): c for c, v in enumerate(goal)}
+        rcell = np.arange(n, dtype=np.int64)
         if reflect:
-            if not mirrorable:
-                raise PuzzleError(
-                    "reflect needs a square board whose goal has the blank on the main diagonal"
-                )
             rcell = np.array([(c % self.cols) * self.cols + c // self.cols for c in range(n)],
                              dtype=np.int64)
         rlabel = np.array([int(goal[rcell[cell_of[v]]]) if v in cell_of else 0
                            for v in range(n)], dtype=np.int64)
-        self.pdbs = [_pdb.pattern_database(self.rows, self.cols, cells, blank, progress=progress,
-                                           cache=cache)
-                     for cells in cell_groups]
         G = len(label_groups)
         kmax = max(len(g) for g in label_groups)
         group = np.full(n, -1, dtype=np.int64)
         gtiles = np.zeros((G, kmax), dtype=np.int64)
+        sizes = []
         for g, grp in enumerate(label_groups):
+            entries = 1
             for i, v in enumerate(grp):
                 group[v] = g
                 gtiles[g, i] = v
-        sizes = [db.n_entries for db in self.pdbs]
-        toffset = np.cumsum([0] + sizes[:-1]).astype(np.int64)
-        tables = _pdb.joined_tables(self.pdbs)
-        self.groups = label_groups
-        self.reflect = bool(reflect)
-        self.params = self.params._replace(
+                entries *= n - i
+            sizes.append(entries)
+        if isinstance(tables, np.ndarray):
+            joined = tables
+        else:
+            if [len(t) for t in tables] != sizes:
+                raise PuzzleError(f"pattern tables of {[len(t) for t in tables]} entries do "
+                                  f"not fit groups of {sizes} placements")
+            joined = np.concatenate(tables)
+        if joined.dtype != np.uint8 or len(joined) != sum(sizes):
+            raise PuzzleError(f"joined pattern tables must be {sum(sizes):,} bytes (uint8)")
+        out = SlidingPuzzle(self.rows, self.cols, goal=goal, heuristic="none", hash=self.hash)
+        out.heuristic = "pdb"
+        out.groups = label_groups
+        out.reflect = reflect
+        out.fns = FNS_PDB
+        out.dfs_fns = FNS_PDB_DFS
+        out.cfns = None
+        out.lkfns = None
+        out.params = out.params._replace(
             # the board, each tile's cell, the groups' values, plain then reflected, and the
             # last move with the two values it replaced (see _step_pdb_dfs)
             state_len=2 * n + 1 + 2 * G + 3, n_groups=np.int64(G), group=group,
             gsize=np.array([len(g) for g in label_groups], dtype=np.int64), gtiles=gtiles,
-            toffset=toffset, tables=tables, reflect=np.int64(int(bool(reflect))),
-            rcell=rcell, rlabel=rlabel,
+            toffset=np.cumsum([0] + sizes[:-1]).astype(np.int64), tables=joined,
+            reflect=np.int64(int(reflect)), rcell=rcell, rlabel=rlabel,
         )
+        return out
 
     @staticmethod
     def _fast_multiset(class_count):
@@ -946,9 +1000,18 @@ class SlidingPuzzle:
     def size(self):
         return f"{self.rows}x{self.cols}"
 
-    # -- boards and states ----------------------------------------------------------------
+    label = size
+
+    def describe(self):
+        return {"puzzle": self.name, "size": self.size, "goal": [int(x) for x in self.goal],
+                "hash": self.hash}
+
+    def layers_extra(self):
+        return {"hash": self.hash_name}
+
+    # -- positions ------------------------------------------------------------------------
     def parse(self, board, what="start"):
-        """Validate ``board`` against this puzzle (length, labels, blank, same tiles as the goal,
+        """Check ``board`` against this puzzle (length, labels, blank, the goal's tiles,
         solvable) and return it as a ``uint8`` array."""
         arr = parse_board(board, self.rows, self.cols, what=what)
         want, have = Counter(self.goal.tolist()), Counter(arr.tolist())
@@ -974,9 +1037,13 @@ class SlidingPuzzle:
             )
         return arr
 
-    def encode(self, board):
-        """Board (validated) -> kernel state: labels then the blank's cell."""
-        arr = np.asarray(board, dtype=np.uint8)
+    def encode(self, position, what="start"):
+        """A board (checked: :meth:`parse`) -> the kernels' state: the labels, then the blank's
+        cell (with pattern databases: each tile's cell and each group's value too)."""
+        return self.state_of(self.parse(position, what=what))
+
+    def state_of(self, arr):
+        """The kernels' state of a board already checked (a ``uint8`` array)."""
         state = np.empty(self.state_len, dtype=np.uint8)
         state[: self.n_cells] = arr
         state[self.n_cells] = int(np.flatnonzero(arr == 0)[0])
@@ -985,8 +1052,17 @@ class SlidingPuzzle:
         return state
 
     def decode(self, state):
-        """Kernel state -> board as a list of ints."""
+        """The kernels' state -> the board as a list of ints."""
         return [int(x) for x in state[: self.n_cells]]
+
+    def goal_state(self):
+        return self.state_of(self.goal)
+
+    def residue(self, state):
+        """Every solution's length has the parity of the blank's distance to its goal cell."""
+        b = int(state[self.n_cells])
+        bg = int(np.flatnonzero(self.goal == 0)[0])
+        return (abs(b // self.cols - bg // self.cols) + abs(b % self.cols - bg % self.cols)) % 2
 
     def start_h(self, state):
         return int(self.fns.heuristic(state, self.params))
@@ -1032,28 +1108,73 @@ class SlidingPuzzle:
         return "multiset-permutation rank, n!/prod(multiplicity!)"
 
     # -- moves ------------------------------------------------------------------------------
-    def apply_moves(self, board, moves):
-        """Replay blank moves (a string of u/d/l/r) from ``board``; return every board on the way
-        (the first is ``board`` itself). Raises :class:`PuzzleError` on an impossible move."""
-        cur = [int(x) for x in board]
-        out = [list(cur)]
-        b = cur.index(0)
+    def moves_out(self, path):
+        return "".join(MOVE_NAMES[int(m)] for m in path)
+
+    def moves_in(self, state, moves):
+        """A string of ``u``, ``d``, ``l``, ``r`` -> move numbers, each legal in turn."""
+        out = []
+        b = int(state[self.n_cells])
         for k, ch in enumerate(moves):
             if ch not in MOVE_NAMES:
                 raise PuzzleError(f"move {k}: {ch!r} is not one of u, d, l, r")
-            t = int(self.params.nbr[b, MOVE_NAMES.index(ch)])
+            m = MOVE_NAMES.index(ch)
+            t = int(self.params.nbr[b, m])
             if t < 0:
                 raise PuzzleError(f"move {k}: the blank cannot move {ch!r} from cell {b}")
+            out.append(m)
+            b = t
+        return out
+
+    def apply_moves(self, board, moves):
+        """Replay blank moves (a string of u/d/l/r) from ``board``; return every board on the way
+        (the first is ``board`` itself). Raises :class:`PuzzleError` on an impossible move."""
+        cur = [int(x) for x in np.asarray(board).ravel()] if not isinstance(board, str) else [
+            int(x) for x in board.replace(",", " ").split()]
+        out = [list(cur)]
+        b = cur.index(0)
+        for m in self.moves_in(np.array(cur + [b], dtype=np.uint8), moves):
+            t = int(self.params.nbr[b, m])
             cur[b], cur[t] = cur[t], 0
             b = t
             out.append(list(cur))
         return out
+
+    def replay(self, start, moves):
+        return self.apply_moves(self.parse(start, what="start"), moves)
 
     def tiles_moved(self, board, moves):
         """Convert blank moves to the labels of the tiles moved (document 000's notation)."""
         boards = self.apply_moves(board, moves)
         # the tile moved lands where the blank was
         return [after[before.index(0)] for before, after in zip(boards, boards[1:])]
+
+    # -- drawing ----------------------------------------------------------------------------
+    @property
+    def footprint(self):
+        return self.cols, self.rows
+
+    def draw(self, ax, position, x0=0.0, y0=0.0, title=None, mark=None):
+        """Draw a board on matplotlib axes ``ax``, one cell a unit, its top-left corner at
+        ``(x0, y0)``, y growing downwards; ``mark``: a tile label to outline."""
+        import matplotlib.pyplot as plt
+
+        board = position if isinstance(position, list) else self.decode(
+            self.state_of(parse_board(position, self.rows, self.cols, what="position")))
+        for i, tile in enumerate(board):
+            r, c = divmod(i, self.cols)
+            home = tile != 0 and int(self.goal[i]) == tile
+            colour = "#f2f2f2" if tile == 0 else ("#9fd39b" if home else "#f4c36b")
+            ax.add_patch(plt.Rectangle((x0 + c, y0 + r), 1, 1, facecolor=colour,
+                                       edgecolor="#444", lw=1.2))
+            if tile:
+                ax.text(x0 + c + 0.5, y0 + r + 0.5, str(tile), ha="center", va="center",
+                        weight="bold", fontsize=10 if self.n_cells <= 16 else 8)
+            if mark is not None and tile == mark:
+                ax.add_patch(plt.Rectangle((x0 + c + 0.06, y0 + r + 0.06), 0.88, 0.88,
+                                           fill=False, edgecolor="#c0392b", lw=2.2))
+        if title is not None:
+            ax.text(x0 + self.cols / 2, y0 - 0.15, title, ha="center", va="bottom", fontsize=9)
 
 
 def tiles_to_blank_moves(board, tiles, cols):

@@ -1,0 +1,53 @@
+"""Pattern databases, for every puzzle that has them: built by the library's own searches,
+cached on disk.
+
+A pattern database maps each position of an *abstraction* of the puzzle (some pieces kept,
+the rest forgotten or split) to its exact distance there, found by a breadth-first search
+backwards from the abstract goals; since every real move is an abstract move, that distance is
+a lower bound, a heuristic for :func:`~puzzlelib.solve`'s ``idastar``, ``astar`` and
+``greedy``.
+
+- :mod:`.sliding`: additive databases of disjoint tile groups on sliding-tile boards (the
+  15-puzzle's partitions ``pdb555``, ``pdb663``, ``pdb78``, or any groups), over the abstract
+  space of :mod:`.space`;
+- :mod:`.blocks`: document 004's relaxed databases of block puzzles (``16-10-0-l`` and the
+  like), with the saved state of a long build and its resumption.
+
+Both keep their files through :mod:`puzzlelib.core.store` (atomic writes, checksums) under
+``<cache root>/pdb``. A puzzle joins by having a module here with the three functions below
+(``is_name``, ``guide``, ``databases``) and an entry in :data:`KINDS`.
+"""
+
+from ..core.errors import PuzzleError
+from . import blocks, sliding
+
+#: The module of each puzzle's databases, by the puzzle's name.
+KINDS = {"sliding": sliding, "blocks": blocks}
+
+
+def _module(puzzle):
+    mod = KINDS.get(puzzle.name)
+    if mod is None:
+        raise PuzzleError(f"the {puzzle.name} puzzle has no pattern databases")
+    return mod
+
+
+def is_database(puzzle, heuristic):
+    """Whether ``heuristic`` names pattern databases of ``puzzle``."""
+    mod = KINDS.get(puzzle.name)
+    return mod is not None and heuristic is not None and mod.is_name(puzzle, heuristic)
+
+
+def guide(puzzle, spec, reflect=None, progress=None, cache=True):
+    """``(space, info)``: ``puzzle`` with the heuristic the databases ``spec`` give (loaded
+    from the cache, or built), and what to report of them (``heuristic``, ...)."""
+    return _module(puzzle).guide(puzzle, spec, reflect=reflect, progress=progress, cache=cache)
+
+
+def databases(puzzle, spec, progress=None, cache=True):
+    """The pattern databases ``spec`` names for ``puzzle`` (sliding tiles: a partition such as
+    ``"pdb78"`` or groups of tile labels; block puzzles: names such as ``"16-10-0-l"``, several
+    in a list or joined by commas), from this process's memory, the disk cache, or built (and
+    cached unless ``cache`` is false). ``progress``: ``True`` for a bar, or a callable
+    ``progress(depth, layer_count, total)``."""
+    return _module(puzzle).databases(puzzle, spec, progress=progress, cache=cache)

@@ -22,16 +22,14 @@ map, e.g. ``16-10-0-l``. A database that keeps only some pieces of a shape (e.g.
 pieces) may keep any of them: every choice gives a lower bound, so the heuristic takes the
 greatest value over every choice (:func:`puzzlelib.domains.blocks._pdb_value`).
 
-Databases are cached on disk like the sliding-tile ones (``puzzlelib.pdb.cache_dir()``, a
-``blocks`` subfolder): written atomically, checked against a SHA-256 on load, rebuilt when
-corrupt.
+Databases are cached under ``<cache root>/pdb/blocks`` through :mod:`puzzlelib.core.store`
+(written atomically, checked against a SHA-256 on load, built again when the check fails); a
+long build saves its state there every :data:`CHECKPOINT_SECONDS` and a later request for the
+same databases resumes from it.
 """
 
-import hashlib
-import json
-import os
+import re
 import time
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -56,16 +54,25 @@ from ..domains.blocks import (
     unpack_cells,
     write_image,
 )
+from ..core import store
 from ..core.errors import PuzzleError, SearchLimitError
-from .sliding import cache_dir, read_file, write_atomic
+from ..core.progress import layer_bar
+from ..core.stats import Stats, peak_states
+from ..core.timing import timed
 from ..search.frontier import frontier_bfs
 from ..search.sortedfrontier import sorted_frontier_bfs
 from ..core.hashset import find_hashed, grow_rows, hash_state, insert_hashed, new_table
 
 MAPS = {"f": 0, "b": 1, "l": 2, "c": 2}
 MAP_NAMES = {"f": "full", "l": "line", "c": "cell", "b": "blank"}
-FORMAT = "puzzlelib-block-pdb-2"
+FORMAT = "puzzlelib-block-pdb-3"
 FREE = 255
+_NAME = re.compile(r"^\d+-\d+-\d+-[flcb]$")
+
+
+def cache_dir():
+    """Where block-puzzle pattern databases are cached."""
+    return store.cache_root() / "pdb" / "blocks"
 
 
 def parse_name(name, counts):
@@ -292,7 +299,7 @@ class BlockPDB:
     """A block-puzzle pattern database: ``images`` (rows of bytes) with their ``values``."""
 
     def __init__(self, name, rows, cols, metric, goal, keep_h, keep_v, cell_bytes, pool, values,
-                 states, build_seconds, source):
+                 states, build_seconds, source, stats=None):
         self.name = name
         self.rows, self.cols, self.metric, self.goal = rows, cols, metric, tuple(goal)
         self.keep_h, self.keep_v = keep_h, keep_v
@@ -305,6 +312,9 @@ class BlockPDB:
         self.source = source
         self.search_bytes = None  # the most the backward search's layers held (when built)
         self.search_phases = None  # where its seconds went (sorted arrays: see SortedResult)
+        #: What the backward search did (:class:`~puzzlelib.core.stats.Stats`; from the cache:
+        #: as it was when built, compilation 0).
+        self.stats = stats if stats is not None else Stats(stored=states, seconds=build_seconds)
 
     @property
     def patterns(self):
@@ -348,7 +358,7 @@ def relaxed_pieces(pieces, keep_h, keep_v):
 def _key(puz, name):
     comp = "-".join(f"{puz.counts[s]}" for s in SHAPES)
     return (f"blocks_{puz.rows}x{puz.cols}_{comp}_e{puz.n_empty}_{puz.metric}"
-            f"_g{puz.goal[0]}-{puz.goal[1]}_{name}.v2.pdb")
+            f"_g{puz.goal[0]}-{puz.goal[1]}_{name}.v3.pdb")
 
 
 def build(puz, name, progress=None):
@@ -402,6 +412,8 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
     if search == "sorted" and key_len > 8:
         raise PuzzleError(f"relaxed positions of {names[0]} need {key_len}-byte keys; sorted "
                           "arrays take keys of at most 8 bytes")
+    clock = timed()  # the compilation inside the build is timed apart
+    timer = clock.__enter__()
     t0 = time.perf_counter()
     boxes = []
     for _, _, _, g in parsed:
@@ -430,10 +442,10 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
     before = 0.0  # seconds spent by the runs this one resumes
     last_save = [time.perf_counter()]
 
-    def after_layer(depth, prev, cur, counts):
+    def after_layer(depth, prev, cur, counts, done):
         if time.perf_counter() - last_save[0] >= every:
             _save_partial(checkpoint, names, counts, prev, cur, boxes,
-                          before + time.perf_counter() - t0)
+                          before + time.perf_counter() - t0 - timer.compile_seconds, done)
             last_save[0] = time.perf_counter()
 
     try:
@@ -442,13 +454,13 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
             if checkpoint is not None:
                 got = _load_partial(checkpoint, names, [b["pool"].shape[1] for b in boxes])
                 if got is not None:
-                    counts, prev, cur, pools, values, before = got
+                    counts, prev, cur, pools, values, before, done = got
                     for box, rows_k, vals_k in zip(boxes, pools, values):
                         box["slots"], box["pool"] = _table_of(rows_k)
                         box["values"] = np.zeros(max(1024, len(vals_k)), dtype=np.uint8)
                         box["values"][: len(vals_k)] = vals_k
                         box["n"] = len(vals_k)
-                    resume = (counts, prev, cur)
+                    resume = (counts, prev, cur, done)
             goals = (arrangement_keys(base, rows, cols, left, rp.code_enc, key_len)
                      if resume is None else None)
             try:
@@ -466,12 +478,15 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
     finally:
         if threads is not None:
             threads.shutdown()
-    seconds = before + time.perf_counter() - t0
-    if checkpoint is not None and checkpoint.exists():
-        checkpoint.unlink()
+        clock.__exit__(None, None, None)
+    seconds = before + time.perf_counter() - t0 - timer.compile_seconds
+    if checkpoint is not None:
+        store.remove(checkpoint)
+    stats = Stats(res.generated, res.expanded, peak_states(res.counts), res.peak_bytes, seconds,
+                  timer.compile_seconds)
     out = [BlockPDB(nm, rows, cols, puz.metric, puz.goal, kh, kv, box["cell_bytes"],
                     box["pool"][: box["n"]].copy(), box["values"][: box["n"]].copy(), res.total,
-                    seconds, "built")
+                    seconds, "built", stats)
            for nm, box in zip(names, boxes)]
     for db in out:
         db.search_bytes = res.peak_bytes
@@ -488,69 +503,33 @@ def partial_path(puz, names):
     """Where :func:`block_pdbs` keeps the saved state of an unfinished build of ``names``."""
     ones, kh, kv, _ = parse_name(names[0], puz.counts)
     maps = "".join(sorted(parse_name(nm, puz.counts)[3] for nm in names))
-    return cache_dir() / "blocks" / (_key(puz, f"{ones}-{kh}-{kv}-{maps}")[: -len(".v2.pdb")]
-                                     + ".partial")
+    return cache_dir() / (_key(puz, f"{ones}-{kh}-{kv}-{maps}")[: -len(".v3.pdb")] + ".partial")
 
 
-def _save_partial(path, names, counts, prev, cur, boxes, seconds):
-    """Write a build's state atomically: the header (a JSON line), then the two layers and
-    each map's images and values, with a SHA-256 over them."""
+def _save_partial(path, names, counts, prev, cur, boxes, seconds, done=(0, 0)):
+    """Write a build's state atomically (:func:`puzzlelib.core.store.write`): the two layers
+    and each map's images and values so far."""
     arrays = [prev, cur]
     for box in boxes:
         arrays += [box["pool"][: box["n"]], box["values"][: box["n"]]]
-    arrays = [np.ascontiguousarray(a) for a in arrays]
-    digest = hashlib.sha256()
-    for a in arrays:
-        digest.update(memoryview(a).cast("B"))
-    header = {"format": PARTIAL_FORMAT, "names": list(names), "counts": [int(c) for c in counts],
-              "seconds": seconds, "patterns": [int(box["n"]) for box in boxes],
-              "image_len": [int(box["pool"].shape[1]) for box in boxes],
-              "sha256": digest.hexdigest()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(json.dumps(header).encode() + b"\n")
-        for a in arrays:
-            f.write(memoryview(a).cast("B"))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    store.write(path, {"format": PARTIAL_FORMAT, "names": list(names),
+                       "counts": [int(c) for c in counts], "seconds": seconds,
+                       "done": [int(done[0]), int(done[1])],
+                       "image_len": [int(box["pool"].shape[1]) for box in boxes]}, arrays)
 
 
 def _load_partial(path, names, image_lens):
-    """``(counts, prev, cur, pools, values, seconds)`` saved by :func:`_save_partial` for these
-    PDBs, or None (with a warning when the file is there but unusable)."""
-    if not path.exists():
+    """``(counts, prev, cur, pools, values, seconds, done)`` saved by :func:`_save_partial` for
+    these PDBs, or None (with a warning when the file is there but unusable)."""
+    got = store.read(path, {"format": PARTIAL_FORMAT, "names": list(names),
+                            "image_len": list(image_lens)}, "saved PDB build")
+    if got is None:
         return None
-    try:
-        with open(path, "rb") as f:
-            header = json.loads(f.readline())
-            ok = (header.get("format") == PARTIAL_FORMAT and header.get("names") == list(names)
-                  and header.get("image_len") == list(image_lens))
-            if ok:
-                counts = header["counts"]
-                n_prev = counts[-2] if len(counts) > 1 else 0
-                prev = np.fromfile(f, dtype=np.uint64, count=n_prev)
-                cur = np.fromfile(f, dtype=np.uint64, count=counts[-1])
-                pools, values = [], []
-                for k, L in zip(header["patterns"], image_lens):
-                    pools.append(np.fromfile(f, dtype=np.uint8, count=k * L).reshape(-1, L))
-                    values.append(np.fromfile(f, dtype=np.uint8, count=k))
-                arrays = [prev, cur] + [a for pv in zip(pools, values) for a in pv]
-                digest = hashlib.sha256()
-                for a in arrays:
-                    digest.update(memoryview(a).cast("B"))
-                ok = (len(prev) == n_prev and len(cur) == counts[-1]
-                      and all(len(v) == k for v, k in zip(values, header["patterns"]))
-                      and digest.hexdigest() == header.get("sha256"))
-    except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
-        warnings.warn(f"saved PDB build {path} unreadable ({exc}); starting afresh")
-        return None
-    if not ok:
-        warnings.warn(f"saved PDB build {path} is for other PDBs, truncated or corrupt; "
-                      "starting afresh")
-        return None
-    return counts, prev, cur, pools, values, float(header["seconds"])
+    header, arrays = got
+    prev, cur = arrays[0], arrays[1]
+    pools, values = arrays[2::2], arrays[3::2]
+    return (header["counts"], prev, cur, list(pools), list(values), float(header["seconds"]),
+            tuple(header.get("done", (0, 0))))
 
 
 @jit
@@ -563,33 +542,30 @@ def _table_of(rows):
     return slots, pool
 
 
+def _header(name, puz, image_len):
+    return {"format": FORMAT, "name": name, "rows": puz.rows, "cols": puz.cols,
+            "metric": puz.metric, "goal": list(puz.goal), "image_len": int(image_len)}
+
+
 def _save(path, db):
-    data = np.ascontiguousarray(db.pool).tobytes() + db.values.tobytes()
-    header = {"format": FORMAT, "name": db.name, "rows": db.rows, "cols": db.cols,
-              "metric": db.metric, "goal": list(db.goal), "keep": [db.keep_h, db.keep_v],
-              "patterns": db.patterns, "image_len": int(db.pool.shape[1]), "states": db.states,
-              "build_seconds": db.build_seconds, "sha256": hashlib.sha256(data).hexdigest()}
-    write_atomic(path, header, data)
+    header = dict(_header(db.name, db, db.pool.shape[1]), keep=[db.keep_h, db.keep_v],
+                  states=db.states, build_seconds=db.build_seconds,
+                  stats=dict(db.stats.to_dict(), compile_seconds=0.0))
+    store.write(path, header, [db.pool, db.values])
 
 
 def _load(path, puz, name):
-    got = read_file(path, "block PDB")
-    if got is None:
-        return None
-    header, data = got
     _, kh, kv, g = parse_name(name, puz.counts)
     cell_bytes, L = image_layout(relaxed_counts(puz, kh, kv), puz.rows, puz.cols, g)
-    k = header.get("patterns", -1)
-    ok = (header.get("format") == FORMAT and header.get("name") == name
-          and header.get("image_len") == L and len(data) == k * (L + 1)
-          and header.get("sha256") == hashlib.sha256(data).hexdigest())
-    if not ok:
-        warnings.warn(f"block PDB {path} failed its checksum or header check; rebuilding it")
+    got = store.read(path, _header(name, puz, L), "block PDB")
+    if got is None:
         return None
-    pool = np.frombuffer(data[: k * L], dtype=np.uint8).reshape(k, L).copy()
-    values = np.frombuffer(data[k * L:], dtype=np.uint8).copy()
+    header, (pool, values) = got
+    if pool.ndim != 2 or pool.shape[1] != L or values.shape != (pool.shape[0],):
+        return None
     return BlockPDB(name, puz.rows, puz.cols, puz.metric, puz.goal, kh, kv, cell_bytes, pool,
-                    values, header["states"], header["build_seconds"], "cache")
+                    values, header["states"], header["build_seconds"], "cache",
+                    Stats.from_dict(header.get("stats", {})))
 
 
 _MEMORY = {}
@@ -617,7 +593,7 @@ def block_pdbs(puz, names, progress=None, cache=True):
         key = _key(puz, nm)
         db = _MEMORY.get(key)
         if db is None and cache:
-            db = _load(cache_dir() / "blocks" / key, puz, nm)
+            db = _load(cache_dir() / key, puz, nm)
         if db is not None:
             found[nm] = _MEMORY[key] = db
     groups = {}
@@ -629,7 +605,7 @@ def block_pdbs(puz, names, progress=None, cache=True):
         for nm, db in zip(group, build_many(puz, group, progress=progress, checkpoint=saved)):
             key = _key(puz, nm)
             if cache:
-                _save(cache_dir() / "blocks" / key, db)
+                _save(cache_dir() / key, db)
             found[nm] = _MEMORY[key] = db
     return [found[nm] for nm in names]
 
@@ -669,3 +645,49 @@ def heuristic_fields(dbs, rows, cols):
                     dtype=np.int64)
     regions = np.stack([region_table(rows, cols, db.map) for db in dbs])
     return (len(dbs), L, info.reshape(-1, 4), regions, slots, pool, vals)
+
+
+# ---------------------------------------------------------------------------------------------
+# for the API (see puzzlelib.pdb)
+# ---------------------------------------------------------------------------------------------
+
+
+def _names(spec):
+    if isinstance(spec, str):
+        return [t for t in spec.replace(" ", "").split(",") if t]
+    try:
+        return [str(t).strip() for t in spec]
+    except TypeError:
+        raise PuzzleError(f"block-puzzle pattern databases are named (e.g. 36-0-0-f), not "
+                          f"{spec!r}") from None
+
+
+def is_name(puzzle, heuristic):
+    """Whether ``heuristic`` names block-puzzle databases (``ONES-H-V-MAP``, several joined by
+    commas or in a list)."""
+    try:
+        names = _names(heuristic)
+    except PuzzleError:
+        return False
+    return bool(names) and all(_NAME.match(nm) for nm in names)
+
+
+def databases(puzzle, spec, progress=None, cache=True):
+    """The databases ``spec`` names (a list, or names joined by commas), in that order."""
+    names = _names(spec)
+    if not names:
+        raise PuzzleError("no pattern database named")
+    return block_pdbs(puzzle, names, progress=progress, cache=cache)
+
+
+def guide(puzzle, spec, reflect=None, progress=None, cache=True):
+    """``puzzle`` guided by the greatest value of the databases ``spec``, and what to report:
+    their names and sizes."""
+    if reflect is not None:
+        raise PuzzleError("reflect applies to sliding-tile pattern databases")
+    names = _names(spec)
+    with layer_bar(bool(progress), None, "PDBs", progress) as update:
+        dbs = databases(puzzle, names, progress=update, cache=cache)
+    space = puzzle.with_pdb_fields(heuristic_fields(dbs, puzzle.rows, puzzle.cols), names)
+    return space, {"heuristic": ",".join(names), "pdb": names,
+                   "patterns": [db.patterns for db in dbs]}

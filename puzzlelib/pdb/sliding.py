@@ -2,40 +2,34 @@
 
 A pattern database for a group of tiles holds, for every placement of those tiles, the fewest
 moves *of those tiles* that bring them home from there, wherever the other tiles are (see
-:mod:`puzzlelib.domains.pattern` for the abstract space and why its moves all cost 1). Over
-disjoint groups the values add up to a lower bound on the moves left: an additive heuristic,
-much stronger than Manhattan distance, which is the same idea with one tile per group.
+:mod:`puzzlelib.pdb.space` for the abstract space and why its moves all cost 1). Over disjoint
+groups the values add up to a lower bound on the moves left: an additive heuristic, much
+stronger than Manhattan distance, which is the same idea with one tile per group.
 
 Building one is a breadth-first search from the goal over the abstract space with the
 library's layered BFS (table scan over a ``uint8`` distance table, one byte per abstract
 state); the database keeps, per placement, the least distance over the blank's regions: one
 byte per placement of ``n! / (n-k)!`` (57.7 MB for 7 tiles of the 15-puzzle, 519 MB for 8).
 
-Databases are cached in ``$PUZZLELIB_CACHE`` (default ``$XDG_CACHE_HOME/puzzlelib`` or
-``~/.cache/puzzlelib``), under ``pdb/``: written atomically (a temporary file renamed into
-place), with a SHA-256 checksum checked on every load; a file that fails the check is rebuilt.
+Databases are cached under ``<cache root>/pdb`` through :mod:`puzzlelib.core.store`: written
+atomically, checked against a SHA-256 on every load, built again when the check fails.
 """
-
-import hashlib
-import json
-import os
-import tempfile
-import time
-import warnings
-from pathlib import Path
 
 import numpy as np
 from numba import prange
 
-from ..core.jit import jit
-from ..core import memory
+from ..core import memory, store
 from ..core.contract import UNSEEN
-from .space import TABLE_CELLS, PatternSpace
 from ..core.errors import PuzzleError
+from ..core.jit import jit
+from ..core.progress import layer_bar
+from ..core.stats import Stats
+from ..core.timing import timed
 from ..search.layered import layered_bfs
 from ..search.workshare import start_threads
+from .space import PatternSpace, placement_rank
 
-FORMAT = "puzzlelib-pdb-1"
+FORMAT = "puzzlelib-pdb-2"
 
 #: Named partitions of the 15-puzzle into disjoint groups, as goal *cells* for a goal with the
 #: blank in cell 0 (Korf's ``0 1 2 ... 15``); for a goal with the blank in cell 15 (``1 ... 15 0``)
@@ -49,12 +43,7 @@ PARTITIONS = {
 
 def cache_dir():
     """Where pattern databases are cached."""
-    root = os.environ.get("PUZZLELIB_CACHE")
-    if root:
-        return Path(root) / "pdb"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "puzzlelib" / "pdb"
+    return store.cache_root() / "pdb"
 
 
 class PatternDatabase:
@@ -62,10 +51,12 @@ class PatternDatabase:
 
     ``cells``: the goal cells of the group's tiles, in the order their positions are ranked;
     ``blank``: the goal cell of the blank. ``counts[d]``: abstract states (placement and blank
-    region) at distance ``d``; ``build_seconds``: the time the build took (when it was built,
-    possibly in an earlier process: see ``source``, ``"built"`` or ``"cache"``)."""
+    region) at distance ``d``; ``build_seconds``: the time the build took, compilation apart
+    (when it was built, possibly in an earlier process: see ``source``, ``"built"`` or
+    ``"cache"``)."""
 
-    def __init__(self, rows, cols, cells, blank, table, counts, build_seconds, source):
+    def __init__(self, rows, cols, cells, blank, table, counts, build_seconds, source,
+                 stats=None):
         self.rows, self.cols = rows, cols
         self.cells = tuple(int(c) for c in cells)
         self.blank = int(blank)
@@ -73,6 +64,10 @@ class PatternDatabase:
         self.counts = list(counts)
         self.build_seconds = float(build_seconds)
         self.source = source
+        #: What the build's search did (:class:`~puzzlelib.core.stats.Stats`; from the cache:
+        #: as it was when built, compilation 0).
+        self.stats = stats if stats is not None else Stats(stored=sum(self.counts),
+                                                           seconds=self.build_seconds)
 
     @property
     def k(self):
@@ -93,8 +88,6 @@ class PatternDatabase:
 
     def value(self, positions):
         """The database's value with the group's tiles on ``positions`` (in group order)."""
-        from .space import placement_rank
-
         pos = np.asarray(positions, dtype=np.int64)
         return int(self.table[placement_rank(pos, self.k, self.rows * self.cols)])
 
@@ -128,70 +121,28 @@ def _file_for(rows, cols, cells, blank):
     return cache_dir() / f"{rows}x{cols}_b{blank}_c{'-'.join(map(str, cells))}.pdb"
 
 
+def _header(rows, cols, cells, blank):
+    return {"format": FORMAT, "rows": rows, "cols": cols, "cells": list(cells), "blank": blank}
+
+
 def _save(path, db):
-    data = np.ascontiguousarray(db.table).tobytes()
-    header = {
-        "format": FORMAT, "rows": db.rows, "cols": db.cols, "cells": list(db.cells),
-        "blank": db.blank, "entries": db.n_entries, "counts": db.counts,
-        "build_seconds": db.build_seconds, "sha256": hashlib.sha256(data).hexdigest(),
-    }
-    write_atomic(path, header, data)
-
-
-def write_atomic(path, header, data):
-    """Write a JSON header line and raw bytes to ``path`` atomically (a temporary file in the
-    same folder, synced, then renamed over it: readers see the old file or the whole new one)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(json.dumps(header).encode() + b"\n")
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def read_file(path, what="pattern database"):
-    """``(header, data)`` of a file written by :func:`write_atomic`, or None when it is missing
-    or unreadable (with a warning: it will be rebuilt)."""
-    try:
-        with open(path, "rb") as f:
-            header = json.loads(f.readline())
-            data = f.read()
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        warnings.warn(f"{what} {path} unreadable ({exc}); rebuilding it")
-        return None
-    return header, data
+    store.write(path, dict(_header(db.rows, db.cols, db.cells, db.blank), counts=db.counts,
+                           build_seconds=db.build_seconds,
+                           stats=dict(db.stats.to_dict(), compile_seconds=0.0)), [db.table])
 
 
 def _load(path, rows, cols, cells, blank):
     """The database in ``path``, or None (with a warning) when it is missing, for another
     pattern, truncated or corrupt."""
-    got = read_file(path)
+    got = store.read(path, _header(rows, cols, cells, blank), "pattern database")
     if got is None:
         return None
-    header, data = got
-    ok = (
-        header.get("format") == FORMAT and header.get("rows") == rows
-        and header.get("cols") == cols and header.get("cells") == list(cells)
-        and header.get("blank") == blank and header.get("entries") == len(data)
-        and header.get("sha256") == hashlib.sha256(data).hexdigest()
-    )
-    if not ok:
-        warnings.warn(f"pattern database {path} failed its checksum or header check; rebuilding it")
+    header, (table,) = got
+    if table.dtype != np.uint8 or table.shape != (PatternSpace(rows, cols, len(cells)).n_placements,):
         return None
-    table = np.frombuffer(data, dtype=np.uint8).copy()
     return PatternDatabase(rows, cols, cells, blank, table, header["counts"],
-                           header["build_seconds"], "cache")
+                           header["build_seconds"], "cache",
+                           Stats.from_dict(header.get("stats", {})))
 
 
 _MEMORY = {}
@@ -236,55 +187,30 @@ def joined_tables(dbs):
     return _JOINED[key][1]
 
 
-def _compile_builder(fns_table):
-    """Compile the builder's kernels for this kind of space on a tiny one, so that a build's
-    recorded time is the search alone."""
-    tiny = PatternSpace(2, 2, 1) if fns_table else PatternSpace(3, 6, 1)
-    start = tiny.state([0], tiny.n_cells - 1)
-    dist, _ = layered_bfs(tiny.fns, tiny.params, tiny.n_ranks,
-                          [int(tiny.fns.rank(start, tiny.params))], kernel="scan")
-    start_threads()
-    _least_per_placement(dist, tiny.n_cells - tiny.k)
-
-
 def build(rows, cols, cells, blank, progress=None):
     """Build a pattern database (no cache): breadth-first from the goal over the abstract
-    space, then the least distance over the blank's regions for each placement."""
+    space, then the least distance over the blank's regions for each placement. Its
+    ``build_seconds`` leave out the compilation of the kernels."""
     space = PatternSpace(rows, cols, len(cells))
-    _compile_builder(space.n_cells <= TABLE_CELLS)
     n_ranks = space.n_ranks
     memory.check_fits(
         n_ranks + space.n_placements,
         f"the pattern database of {len(cells)} tiles on {rows}x{cols} "
         f"({n_ranks:,} abstract states, {space.n_placements:,} placements)",
     )
-    bar = None
-    if progress is True:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(desc=f"PDB {len(cells)} tiles", unit=" states", unit_scale=True,
-                   leave=False, mininterval=1.0)
-
-        def progress(depth, count, total):
-            bar.update(total - bar.n)
-            bar.set_description(f"PDB {len(cells)} tiles: depth {depth}", refresh=False)
-    elif not progress:
-        progress = None
-    t0 = time.perf_counter()
     start = space.state(cells, blank)
     r0 = int(space.fns.rank(start, space.params))
-    try:
-        dist, counts = layered_bfs(space.fns, space.params, n_ranks, [r0], progress=progress,
-                                   kernel="scan")
-    finally:
-        if bar is not None:
-            bar.refresh()
-            bar.close()
-    start_threads()
-    table = _least_per_placement(dist, space.n_cells - space.k)
-    del dist
-    seconds = time.perf_counter() - t0
-    return PatternDatabase(rows, cols, cells, blank, table, counts, seconds, "built")
+    with timed() as timer, timer.phase() as ph, layer_bar(
+            progress is True, None, f"PDB {len(cells)} tiles", progress) as update:
+        res = layered_bfs(space.fns, space.params, n_ranks, [r0], progress=update,
+                          kernel="scan")
+        start_threads()
+        table = _least_per_placement(res.dist, space.n_cells - space.k)
+        del res.dist
+    stats = Stats(res.generated, res.expanded, sum(res.counts), res.peak_bytes + table.nbytes,
+                  ph.seconds, timer.compile_seconds)
+    return PatternDatabase(rows, cols, cells, blank, table, res.counts, ph.seconds, "built",
+                           stats)
 
 
 def partition_cells(name, rows, cols, goal):
@@ -302,3 +228,46 @@ def partition_cells(name, rows, cols, goal):
         f"{name} is defined for goals with the blank in the top-left or bottom-right corner; "
         f"this goal has it in cell {blank} (give groups of tiles instead)"
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# for the API (see puzzlelib.pdb)
+# ---------------------------------------------------------------------------------------------
+
+
+def is_name(puzzle, heuristic):
+    """Whether ``heuristic`` names additive databases (a partition of :data:`PARTITIONS`)."""
+    return isinstance(heuristic, str) and heuristic in PARTITIONS
+
+
+def _label_groups(puzzle, spec):
+    """Groups of tile labels from a partition's name or the groups themselves."""
+    if isinstance(spec, str):
+        cells = partition_cells(spec, puzzle.rows, puzzle.cols, puzzle.goal)
+        return [[int(puzzle.goal[c]) for c in grp] for grp in cells]
+    try:
+        return [list(g) for g in spec]
+    except TypeError:
+        raise PuzzleError(f"pattern databases for sliding tiles are named ({', '.join(PARTITIONS)}) "
+                          f"or given as groups of tile labels, not {spec!r}") from None
+
+
+def databases(puzzle, spec, progress=None, cache=True):
+    """The databases of ``spec`` (a partition's name or groups of tile labels) for ``puzzle``'s
+    goal, one per group."""
+    _, cell_groups, blank, _ = puzzle.pattern_groups(_label_groups(puzzle, spec), False)
+    return [pattern_database(puzzle.rows, puzzle.cols, cells, blank, progress=progress,
+                             cache=cache) for cells in cell_groups]
+
+
+def guide(puzzle, spec, reflect=None, progress=None, cache=True):
+    """``puzzle`` guided by the additive databases ``spec`` (built with a progress bar unless
+    ``progress`` is False), and what to report: the heuristic's name and ``reflect``."""
+    groups, cell_groups, blank, reflect = puzzle.pattern_groups(_label_groups(puzzle, spec),
+                                                                reflect)
+    dbs = [pattern_database(puzzle.rows, puzzle.cols, cells, blank,
+                            progress=True if progress is None else progress, cache=cache)
+           for cells in cell_groups]
+    space = puzzle.with_pdbs(groups, joined_tables(dbs), reflect)
+    space.pdbs = dbs
+    return space, {"heuristic": spec if isinstance(spec, str) else "pdb", "reflect": reflect}

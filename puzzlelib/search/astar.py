@@ -83,14 +83,28 @@ def _heap_pop(keys, vals, n):
     return top
 
 
-def astar(start, fns, p, weight_g=1, max_states=50_000_000, ffns=None):
-    """A* (``weight_g = 1``) or greedy best-first search (0) from ``start``.
+class AStarResult:
+    """What :func:`astar` found: ``status`` (:data:`FOUND`, :data:`EXHAUSTED` or
+    :data:`STATE_LIMIT`), the ``path`` (move numbers; empty unless found), the positions
+    ``stored`` (open and closed together), the nodes ``generated`` and ``expanded``, and the
+    bytes of the search's arrays (``memory_bytes``)."""
 
-    Returns (status, moves, states stored, nodes expanded, bytes used). ``ffns``: the domain's
-    compact keys and candidate moves (:class:`~puzzlelib.domain.FrontierFns`), if it has them."""
+    __slots__ = ("status", "path", "stored", "generated", "expanded", "memory_bytes")
+
+    def __init__(self, status, path, stored, generated, expanded, memory_bytes):
+        self.status, self.path = int(status), path
+        self.stored, self.generated = int(stored), int(generated)
+        self.expanded, self.memory_bytes = int(expanded), int(memory_bytes)
+
+
+def astar(start, fns, p, weight_g=1, max_states=50_000_000, ffns=None):
+    """A* (``weight_g = 1``) or greedy best-first search (0) from ``start``, stopping with
+    :data:`STATE_LIMIT` once more than ``max_states`` states are stored. ``ffns``: the domain's
+    compact keys and candidate moves (:class:`~puzzlelib.core.contract.FrontierFns`), if it
+    has them. Returns an :class:`AStarResult`."""
     key_len = p.state_len if ffns is None else int(p.key_len)
     ffns = PLAIN_FRONTIER if ffns is None else ffns
-    return _astar(start, fns, ffns, p, key_len, weight_g, max_states)
+    return AStarResult(*_astar(start, fns, ffns, p, key_len, weight_g, max_states))
 
 
 @kernel
@@ -120,6 +134,7 @@ def _astar(start, fns, ffns, p, key_len, weight_g, max_states):
     base = np.empty(L, dtype=np.uint8)
     cand = np.empty(p.n_moves, dtype=np.int64)
     expanded = 0
+    generated = 0
     status = EXHAUSTED
     goal_idx = -1
     while n_heap > 0:
@@ -144,6 +159,7 @@ def _astar(start, fns, ffns, p, key_len, weight_g, max_states):
             dh = fns.step(buf, m, p)
             if dh == ILLEGAL:
                 continue
+            generated += 1
             ng = g[idx] + 1
             ffns.pack(buf, p, key)
             hk = hash_state(key)
@@ -177,5 +193,5 @@ def _astar(start, fns, ffns, p, key_len, weight_g, max_states):
             break
     used = slots.nbytes + pool.nbytes + g.shape[0] * 41 + keys.nbytes + vals.nbytes
     if status != FOUND:
-        return status, np.empty(0, dtype=np.int64), n, expanded, used
-    return status, path_to(goal_idx, parent, move), n, expanded, used
+        return status, np.empty(0, dtype=np.int64), n, generated, expanded, used
+    return status, path_to(goal_idx, parent, move), n, generated, expanded, used

@@ -43,7 +43,7 @@ import numpy as np
 from numba import literal_unroll
 from numba.extending import overload
 
-from ..core.jit import jit, kernel
+from ..core.jit import call_direct, jit, kernel
 from ..core.contract import ILLEGAL, UNSEEN
 from .idastar import first_bound
 from ..core.hashset import (
@@ -70,7 +70,8 @@ BATCH = 16
 
 
 @kernel
-def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns, p, look):
+def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns, p, look,
+                 tally):
     """Expand rows ``[lo, hi)`` of one side into its next layer, checking each new state
     against the other side (when ``look``: see :func:`_meet`). Returns the side's (possibly
     grown) arrays, its new size, and the meeting as (row on this side, row on the other side),
@@ -80,7 +81,8 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
     time, so the result is the same. Making a batch's children apart from looking them up lets
     the processor overlap the lookups' cache misses (each table is megabytes), and the other
     side's slots are prefetched while the children are made. Prefetching this side's slots
-    too was slower (78 ms against 65 on the 8x8 worst case, repeatedly; not understood)."""
+    too was slower (78 ms against 65 on the 8x8 worst case, repeatedly; not understood).
+    ``tally`` counts the children generated and the parents expanded."""
     L = p.state_len
     cap = BATCH * p.n_moves
     kids = np.empty((cap, L), dtype=np.uint8)
@@ -106,6 +108,8 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
                 kid_par[k] = parent
                 kid_mov[k] = m
                 k += 1
+        tally[0] += k
+        tally[1] += min(idx + BATCH, hi) - idx
         idx = min(idx + BATCH, hi)
         for c in range(k):  # then look them up, in order
             h = kid_h[c]
@@ -150,11 +154,12 @@ def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way
 
     A *side* is a tuple of arrays whose first two are its rows' moves and parent rows (the
     root in row 0, parent -1); the rest is the kernel's own (hash set and states, distance
-    table, or keys). ``_layer(lo, n, side, other, other_n, depth, ctx, look)`` expands rows
+    table, or keys). ``_layer(lo, n, side, other, other_n, depth, ctx, look, tally)`` expands rows
     ``[lo, n)`` of ``side`` into its layer ``depth``, looking each new position up in
     ``other`` (``other_n`` rows) when ``look``, and returns ``(side, n, meet, there)``: the
     side (its arrays possibly grown), its row count and the meeting as (row on this side, row
-    on the other), or (-1, -1). ``same_root``: start and goal are one position.
+    on the other), or (-1, -1), and adds the children it generated and the rows it expanded
+    to ``tally``. ``same_root``: start and goal are one position.
 
     ``least``, ``step``: every path has a length ``least + k * step`` (see
     :func:`_least_length`); a layer making any other total depth does not look.
@@ -163,8 +168,10 @@ def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way
     breadth-first search from the start with the same sets (the baseline bidirectional search
     is measured against).
 
-    Returns (status, moves, layer ends forward, layer ends backward, bytes used); ``ends[k]`` is
-    the number of positions of depth ``<= k`` on that side."""
+    Returns (status, moves, layer ends forward, layer ends backward, bytes used, tally);
+    ``ends[k]`` is the number of positions of depth ``<= k`` on that side, ``tally`` the
+    children generated and the positions expanded on both sides."""
+    tally = np.zeros(2, dtype=np.int64)
     n_f = n_b = 1
     d_f = d_b = 0
     ends_f, ends_b = _root_ends(max_depth)
@@ -180,21 +187,22 @@ def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way
         look = total >= least and (total - least) % step == 0
         if one_way or n_f - lo_f <= n_b - lo_b:  # expand the smaller frontier
             side_f, n_f, meet_f, meet_b = _layer(lo_f, n_f, side_f, side_b, n_b, d_f + 1, ctx,
-                                                 look)
+                                                 look, tally)
             d_f += 1
             ends_f[d_f] = n_f
         else:
             side_b, n_b, meet_b, meet_f = _layer(lo_b, n_b, side_b, side_f, n_f, d_b + 1, ctx,
-                                                 look)
+                                                 look, tally)
             d_b += 1
             ends_b[d_b] = n_b
         status = _after_layer(meet_f, n_f + n_b, max_states)
     used = _nbytes(side_f) + _nbytes(side_b)
     if status != FOUND:
-        return status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used
+        return (status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used,
+                tally)
     moves = _join(path_to(meet_f, side_f[1], side_f[0]), path_to(meet_b, side_b[1], side_b[0]),
                   fns, p)
-    return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used
+    return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used, tally
 
 
 @kernel
@@ -234,19 +242,19 @@ def _states_side(root, fns, p):
 
 
 @kernel
-def _states_layer(lo, n, side, other, other_n, depth, ctx, look):
+def _states_layer(lo, n, side, other, other_n, depth, ctx, look, tally):
     """:func:`_meet`'s ``layer`` for :func:`_bidirectional` (see :func:`_expand_side`)."""
     fns, p = ctx
     mov, par, slots, pool = side
     slots, pool, par, mov, n, meet, there = _expand_side(lo, n, slots, pool, par, mov, n,
-                                                         other[2], other[3], fns, p, look)
+                                                         other[2], other[3], fns, p, look,
+                                                         tally)
     return (mov, par, slots, pool), n, meet, there
 
 
 @kernel
 def _bidirectional(start, goal, fns, p, max_depth, max_states, one_way=False, bound0=-1):
-    """Bidirectional BFS over hash sets of whole states. Returns (status, moves, layer ends
-    forward, layer ends backward, bytes used), as :func:`_meet` does; ``one_way``: plain BFS
+    """Bidirectional BFS over hash sets of whole states. Returns what :func:`_meet` does; ``one_way``: plain BFS
     from the start with the same sets. ``bound0``: see :func:`_least_length` (the layers that
     cannot meet skip their lookups; the result is the same)."""
     side_f = _states_side(start, fns, p)
@@ -279,7 +287,8 @@ FIRST_ROWS = 1 << 14
 
 
 @kernel
-def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, fns, p, look):
+def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, fns, p, look,
+                       tally):
     """Expand rows ``[lo, hi)`` of one side (room for every child is made beforehand) into
     rows ``n, n+1, ...``: parents in row order, moves in move-number order, never straight
     back, exactly as :func:`_expand_side` does, so the same positions are stored in the same
@@ -293,6 +302,7 @@ def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, 
     steps and ranks with no table, takes about 0.5 ms on the same machine)."""
     L = p.state_len
     state = np.empty(L, dtype=np.uint8)
+    made = 0
     for i in range(lo, hi):
         back = fns.inverse(movs[i], p) if movs[i] >= 0 else -1
         ri = ranks[i]
@@ -303,6 +313,7 @@ def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, 
                 continue  # never straight back
             if fns.step(state, m, p) == ILLEGAL:
                 continue
+            made += 1
             r = fns.rank_after(state, m, ri, p)
             if dist[r] == UNSEEN:
                 dist[r] = mark
@@ -313,8 +324,12 @@ def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, 
                 pars[n] = i
                 n += 1
                 if look and other[r] != UNSEEN:
+                    tally[0] += made
+                    tally[1] += i - lo + 1
                     return n, n - 1, r
             fns.step(state, fns.inverse(m, p), p)  # back to the parent
+    tally[0] += made
+    tally[1] += hi - lo
     return n, -1, -1
 
 
@@ -338,7 +353,7 @@ def _table_side(root, n_ranks, fns, p):
 
 
 @kernel
-def _table_layer(lo, n, side, other, other_n, depth, ctx, look):
+def _table_layer(lo, n, side, other, other_n, depth, ctx, look, tally):
     """:func:`_meet`'s ``layer`` for :func:`_bidirectional_table`: rows ``[lo, n)`` expanded
     after making room for every child (a side never holds more rows than the table has
     entries)."""
@@ -354,7 +369,7 @@ def _table_layer(lo, n, side, other, other_n, depth, ctx, look):
         pars = grow_rows(pars, rows)
     mark = np.uint8(min(depth, UNSEEN - 1))
     n, meet, r = _expand_table_side(lo, n, states, ranks, movs, pars, n, dist, other[2], mark,
-                                    fns, p, look)
+                                    fns, p, look, tally)
     there = _find_row(other[4], other_n, r) if meet >= 0 else -1
     return (movs, pars, dist, states, ranks), n, meet, there
 
@@ -475,7 +490,7 @@ KEY_CHUNK = 256
 
 @kernel
 def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par, kid_mov, fns,
-                kfns, p, look):
+                kfns, p, look, tally):
     """Expand rows ``[lo, hi)`` of one side into rows ``n, n+1, ...`` (room made beforehand),
     in the order of :func:`_expand_side`: parents in row order, moves in move-number order,
     never straight back. A child is new when this side's set does not hold its key; it is then
@@ -504,6 +519,8 @@ def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
             kid_par[uk] = i
             kid_mov[uk] = m
             k += 1
+    tally[0] += k
+    tally[1] += hi - lo
     for j in range(k):
         c = kid_k[j]
         if not _key_add(slots, c):
@@ -519,7 +536,7 @@ def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
 
 
 @kernel
-def _key_layer(lo, n, side, other, other_n, depth, ctx, look):
+def _key_layer(lo, n, side, other, other_n, depth, ctx, look, tally):
     """:func:`_meet`'s ``layer`` for :func:`_bidirectional_keys`: rows ``[lo, n)`` expanded
     :data:`KEY_CHUNK` parents at a time, making room for every child of a chunk before
     expanding it."""
@@ -542,7 +559,7 @@ def _key_layer(lo, n, side, other, other_n, depth, ctx, look):
         while 2 * need > slots.shape[0]:
             slots = _key_regrow(slots)
         n, meet = _key_expand(i, j, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
-                              kid_mov, fns, kfns, p, look)
+                              kid_mov, fns, kfns, p, look, tally)
         if meet >= 0:
             there = _find_row(other_keys, other_n, keys[meet])
             return (movs, pars, keys, slots), n, meet, there
@@ -584,7 +601,7 @@ def _bidirectional_keys(start, goal, fns, kfns, p, max_depth, max_states, bound0
                  max_states, False, least, step)
 
 
-def _layer(lo, n, side, other, other_n, depth, ctx, look):
+def _layer(lo, n, side, other, other_n, depth, ctx, look, tally):
     """:func:`_meet`'s step: expand rows ``[lo, n)`` of ``side`` into its layer ``depth``
     (looking new positions up in ``other`` when ``look``), by the kind of side it is (see
     :func:`_choose_layer`). Chosen at compile time from the side's type rather than handed to
@@ -593,15 +610,84 @@ def _layer(lo, n, side, other, other_n, depth, ctx, look):
 
 
 @overload(_layer)
-def _choose_layer(lo, n, side, other, other_n, depth, ctx, look):
+def _choose_layer(lo, n, side, other, other_n, depth, ctx, look, tally):
     """Which kernel expands a side, told by its arrays: five for distance tables
     (:func:`_table_layer`); four ending in a state pool (2-D) for hash sets of states
     (:func:`_states_layer`), or in a key set (1-D) for keys (:func:`_key_layer`)."""
     if len(side) == 5:
-        return lambda lo, n, side, other, other_n, depth, ctx, look: _table_layer(
-            lo, n, side, other, other_n, depth, ctx, look)
+        return lambda lo, n, side, other, other_n, depth, ctx, look, tally: _table_layer(
+            lo, n, side, other, other_n, depth, ctx, look, tally)
     if side[3].ndim == 2:
-        return lambda lo, n, side, other, other_n, depth, ctx, look: _states_layer(
-            lo, n, side, other, other_n, depth, ctx, look)
-    return lambda lo, n, side, other, other_n, depth, ctx, look: _key_layer(
-        lo, n, side, other, other_n, depth, ctx, look)
+        return lambda lo, n, side, other, other_n, depth, ctx, look, tally: _states_layer(
+            lo, n, side, other, other_n, depth, ctx, look, tally)
+    return lambda lo, n, side, other, other_n, depth, ctx, look, tally: _key_layer(
+        lo, n, side, other, other_n, depth, ctx, look, tally)
+
+
+# ---------------------------------------------------------------------------------------------
+# the driver
+# ---------------------------------------------------------------------------------------------
+
+#: The kinds of search :func:`bidirectional` runs.
+VARIANTS = ("keys", "table", "states", "one-way")
+
+
+class BidirResult:
+    """What :func:`bidirectional` found: ``status`` (:data:`FOUND`, :data:`NOT_WITHIN_DEPTH`,
+    :data:`STATE_LIMIT` or :data:`EXHAUSTED`), the ``path`` (move numbers; empty unless found),
+    the positions at each depth from each end (``forward_counts``, ``backward_counts``), the
+    positions ``stored`` by both sides, the children ``generated``, the positions
+    ``expanded``, and the bytes the sides held (``memory_bytes``)."""
+
+    __slots__ = ("status", "path", "forward_counts", "backward_counts", "stored", "generated",
+                 "expanded", "memory_bytes")
+
+    def __init__(self, status, path, ends_f, ends_b, used, tally):
+        self.status, self.path = int(status), path
+        self.forward_counts = _layer_sizes(ends_f)
+        self.backward_counts = _layer_sizes(ends_b)
+        self.stored = int(ends_f[-1] + ends_b[-1])
+        self.generated, self.expanded = int(tally[0]), int(tally[1])
+        self.memory_bytes = int(used)
+
+
+def _layer_sizes(ends):
+    """Positions per depth from a side's layer ends (``ends[k]``: positions of depth
+    ``<= k``), as a list (a short array: plain Python is quicker than ``np.diff`` here)."""
+    e = ends.tolist()
+    return e[:1] + [b - a for a, b in zip(e, e[1:])]
+
+
+def bidirectional(start, goal, fns, p, max_depth, max_states, variant="states", kfns=None,
+                  n_ranks=None, bound0=-1, direct=False):
+    """Bidirectional breadth-first search from ``start`` to ``goal`` (states), at most
+    ``max_depth`` moves in all, stopping with :data:`STATE_LIMIT` once more than ``max_states``
+    positions are stored. Returns a :class:`BidirResult`; every variant gives the same status,
+    layers, stored count and path.
+
+    ``variant``: ``"keys"`` (64-bit keys in hash sets: ``kfns``), ``"table"`` (two distance
+    tables of ``n_ranks`` entries: the domain's perfect hash), ``"states"`` (hash sets of whole
+    states) or ``"one-way"`` (the same sets, the backward side never expanded: plain
+    breadth-first search from the start). ``bound0``: see :func:`_least_length` (layers that
+    cannot meet skip their lookups). ``direct``: the caller vouches that every call with the
+    same bundles of functions passes arguments of the same numba types (a domain whose
+    ``params`` always hold the same types): the kernel is then called through its compiled
+    code without numba's typing of the arguments (:func:`~puzzlelib.core.jit.call_direct`)."""
+    max_depth, max_states, bound0 = int(max_depth), int(max_states), int(bound0)
+    key = (fns, kfns, type(p), variant)
+    call = (lambda k, *a: call_direct(k, key, *a)) if direct else (lambda k, *a: k(*a))
+    if variant == "keys":
+        if kfns is None:
+            raise ValueError("the keys variant needs the domain's KeyFns")
+        out = call(_bidirectional_keys, start, goal, fns, kfns, p, max_depth, max_states, bound0)
+    elif variant == "table":
+        if n_ranks is None:
+            raise ValueError("the table variant needs the size of the domain's perfect hash")
+        out = call(_bidirectional_table, start, goal, fns, p, int(n_ranks), max_depth,
+                   max_states, bound0)
+    elif variant in ("states", "one-way"):
+        out = call(_bidirectional, start, goal, fns, p, max_depth, max_states,
+                   variant == "one-way", bound0)
+    else:
+        raise ValueError(f"unknown variant {variant!r}: use one of {', '.join(VARIANTS)}")
+    return BidirResult(*out)

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..core.jit import kernel
 from ..core.contract import ILLEGAL, PLAIN_FRONTIER
+from ..core.stats import peak_states
 from ..core.hashset import (
     find_hashed,
     grow_rows,
@@ -80,8 +81,9 @@ def _unpack_rows(keys, ffns, p):
 @kernel
 def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ffns, p,
             stop_at_goal):
-    """The next layer of ``cur``: returns (slots, pool, n, parent, move, goal index or -1).
-    Parents and moves are 32-bit (a layer holds fewer than 2**31 states)."""
+    """The next layer of ``cur``: returns (slots, pool, n, parent, move, goal index or -1,
+    children generated, parents expanded). Parents and moves are 32-bit (a layer holds fewer
+    than 2**31 states)."""
     cap = max(64, n_cur)
     key_len = cur_pool.shape[1]
     slots, pool = new_table(key_len, cap)
@@ -92,6 +94,7 @@ def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ff
     buf = np.empty(p.state_len, dtype=np.uint8)
     key = np.empty(key_len, dtype=np.uint8)
     cand = np.empty(p.n_moves, dtype=np.int64)
+    generated = 0
     for idx in range(n_cur):
         back = fns.inverse(cur_move[idx], p) if cur_move[idx] >= 0 else -1
         ffns.unpack(cur_pool[idx], p, base)
@@ -102,6 +105,7 @@ def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ff
             m = cand[t]
             if m == back or fns.step(buf, m, p) == ILLEGAL:
                 continue
+            generated += 1
             ffns.pack(buf, p, key)
             h = hash_state(key)
             if (find_hashed(slots, pool, key, h) < 0 and find_hashed(cur_slots, cur_pool, key, h) < 0
@@ -116,10 +120,10 @@ def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ff
                 move[n] = m
                 n += 1
                 if stop_at_goal and fns.is_goal(buf, p):
-                    return slots, pool, n, parent, move, n - 1
+                    return slots, pool, n, parent, move, n - 1, generated, idx + 1
             for j in range(p.state_len):  # back to the parent (cheaper than undoing the move)
                 buf[j] = base[j]
-    return slots, pool, n, parent, move, -1
+    return slots, pool, n, parent, move, -1, generated, n_cur
 
 
 @kernel
@@ -138,8 +142,9 @@ def _bfs_in_one_call(starts, fns, ffns, p, key_len, stop_at_goal, keep_all, max_
     layers as :func:`frontier_bfs`, without a Python round trip per layer (0.2 ms each, which
     was half the time of the classic 4x5 puzzle's 167 layers).
 
-    Returns (counts, deepest layer, goal depth or -1, moves, index of the start, peak bytes).
-    With ``keep_all`` every layer is copied into one pool with global parent indices."""
+    Returns (counts, deepest layer, goal depth or -1, moves, index of the start, peak bytes,
+    children generated, positions expanded). With ``keep_all`` every layer is copied into one
+    pool with global parent indices."""
     L = key_len
     slots, pool, n = _first_layer(starts, ffns, p, key_len)
     cur_slots, cur_pool, cur_n = slots, pool, n
@@ -160,9 +165,14 @@ def _bfs_in_one_call(starts, fns, ffns, p, key_len, stop_at_goal, keep_all, max_
     goal_global = goal
     depth = 0
     peak = 0
+    generated = 0
+    expanded = 0
     while goal < 0 and (max_depth < 0 or depth < max_depth):
-        slots, pool, n, parent, move, goal = _expand(prev_slots, prev_pool, cur_slots, cur_pool,
-                                                     cur_n, cur_move, fns, ffns, p, stop_at_goal)
+        slots, pool, n, parent, move, goal, g, e = _expand(prev_slots, prev_pool, cur_slots,
+                                                           cur_pool, cur_n, cur_move, fns, ffns,
+                                                           p, stop_at_goal)
+        generated += g
+        expanded += e
         if n == 0:
             break
         depth += 1
@@ -199,22 +209,31 @@ def _bfs_in_one_call(starts, fns, ffns, p, key_len, stop_at_goal, keep_all, max_
                 j = all_par[j]
             start_index = j
     last = _unpack_rows(cur_pool[:cur_n], ffns, p)
-    return counts[: depth + 1].copy(), last, goal_depth, moves, start_index, peak
+    return (counts[: depth + 1].copy(), last, goal_depth, moves, start_index, peak, generated,
+            expanded)
 
 
 class FrontierResult:
-    """What :func:`frontier_bfs` found: ``counts[d]`` positions at depth ``d``; ``goal_depth``
-    and ``moves`` (move numbers from a start) when a goal was reached; ``last`` the deepest
-    layer (the farthest positions when the search ran to exhaustion)."""
+    """What :func:`frontier_bfs` found: ``counts[d]`` positions at depth ``d`` (the goal's
+    layer counted up to the goal, when the search stopped there); ``goal_depth`` and ``moves``
+    (move numbers from a start) when a goal was reached; ``last`` the deepest layer (the
+    farthest positions when the search ran to exhaustion); the children ``generated``, the
+    positions ``expanded``, the most positions and bytes the layers held at once
+    (``peak_states``, ``peak_bytes``); whether ``max_depth`` stopped it while the last layer
+    still had positions to expand (``stopped``)."""
 
-    def __init__(self, counts, goal_depth, moves, last, peak_bytes, seconds, start_index):
+    def __init__(self, counts, goal_depth, moves, last, peak_bytes, seconds, start_index,
+                 generated, expanded, peak_states, stopped):
         self.counts = counts
         self.goal_depth = goal_depth
         self.moves = moves
         self.last = last
-        self.peak_bytes = peak_bytes
+        self.peak_bytes = int(peak_bytes)
         self.seconds = seconds
         self.start_index = start_index
+        self.generated, self.expanded = int(generated), int(expanded)
+        self.peak_states = int(peak_states)
+        self.stopped = bool(stopped)
 
     @property
     def total(self):
@@ -231,8 +250,8 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
     keys)`` with each layer's keys (a view, valid during the call; the states themselves when
     there is no ``ffns``). ``max_states`` bounds the states held at once; passing it raises
     :class:`MemoryError` with a message. ``ffns``: the domain's compact keys (with
-    ``p.key_len``) and candidate moves (:class:`~puzzlelib.domain.FrontierFns`); the result's
-    ``last`` holds states either way.
+    ``p.key_len``) and candidate moves (:class:`~puzzlelib.core.contract.FrontierFns`); the
+    result's ``last`` holds states either way. Returns a :class:`FrontierResult`.
     """
     t0 = time.perf_counter()
     starts = np.ascontiguousarray(np.atleast_2d(starts), dtype=np.uint8)
@@ -240,12 +259,15 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
     key_len = p.state_len if ffns is None else int(p.key_len)
     ffns = PLAIN_FRONTIER if ffns is None else ffns
     if progress is None and on_layer is None and max_states is None:
-        counts, last, gd, mv, si, peak = _bfs_in_one_call(
+        counts, last, gd, mv, si, peak, gen, exp = _bfs_in_one_call(
             starts, fns, ffns, p, key_len, stop_at_goal, keep_all,
             -1 if max_depth is None else max_depth)
         found = gd >= 0
-        return FrontierResult(counts, gd if found else None, [int(x) for x in mv] if found else None,
-                              last, peak, time.perf_counter() - t0, si if found else None)
+        stopped = not found and max_depth is not None and len(counts) - 1 >= max_depth
+        return FrontierResult(counts, gd if found else None,
+                              [int(x) for x in mv] if found else None, last, peak,
+                              time.perf_counter() - t0, si if found else None, gen, exp,
+                              peak_states(counts, keep_all), stopped)
     slots, pool, n = _first_layer(starts, ffns, p, key_len)
     layers = [Layer(slots, pool, n, np.full(n, -1, dtype=np.int32), np.full(n, -1, dtype=np.int32))]
     counts = [n]
@@ -259,11 +281,14 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
     empty_slots, empty_pool = new_table(key_len, 1)
     prev = None
     depth = 0
+    generated = expanded = 0
     while goal < 0 and layers[-1].n > 0 and (max_depth is None or depth < max_depth):
         cur = layers[-1]
         ps, pp = (prev.slots, prev.pool) if prev is not None else (empty_slots, empty_pool)
-        slots, pool, n, parent, move, goal = _expand(ps, pp, cur.slots, cur.pool, cur.n, cur.move,
-                                                     fns, ffns, p, stop_at_goal)
+        slots, pool, n, parent, move, goal, gen, exp = _expand(
+            ps, pp, cur.slots, cur.pool, cur.n, cur.move, fns, ffns, p, stop_at_goal)
+        generated += int(gen)
+        expanded += int(exp)
         depth += 1
         nxt = Layer(slots, pool, n, parent, move)
         if n == 0:
@@ -301,5 +326,7 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
         moves.reverse()
         start_index = i
     last = _unpack_rows(layers[-1].keys, ffns, p)
+    stopped = goal < 0 and max_depth is not None and len(counts) - 1 >= max_depth
     return FrontierResult(np.array(counts, dtype=np.int64), goal_depth, moves,
-                          last, peak, time.perf_counter() - t0, start_index)
+                          last, peak, time.perf_counter() - t0, start_index, generated, expanded,
+                          peak_states(counts, keep_all), stopped)

@@ -21,12 +21,13 @@ solution. The first solution is still optimal (counting all of them needs every 
 table is for single solutions only).
 """
 
+import numba
 import numpy as np
 from numba import prange
 
 from ..core.jit import jit, kernel
 from ..core.contract import ILLEGAL
-from ..core.hashset import find_hashed, hash_state, new_table, put
+from ..core.hashset import find_hashed, grow_rows, hash_state, new_table, put
 from .workshare import new_counter, start_threads, take, workers
 
 #: ``status`` values returned by the kernel.
@@ -78,7 +79,8 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
     ``tt``: a transposition table (:func:`new_transpositions`; with ``ffns`` only).
 
     Returns (solutions found, nodes generated, smallest f over the bound, first solution length
-    counted from this state). The first solution's moves are left in ``path``.
+    counted from this state, nodes expanded). The first solution's moves are left in ``path``.
+    A node is expanded when its moves are tried: this state, and every node entered below it.
     """
     if cfns is not None:
         return _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path,
@@ -100,8 +102,9 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
     if bound == 0:
         # only this state lies within the bound; its children would have f > bound
         if h0 == 0 and fns.is_goal(state, p):
-            return 1, 0, over, 0
-        return 0, 0, np.int64(g0 + 1), -1
+            return 1, 0, over, 0, 0
+        return 0, 0, np.int64(g0 + 1), -1, 0
+    expanded = 1
     depth = 0
     while depth >= 0:
         m = next_move[depth]
@@ -138,7 +141,7 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
                     # restore the state before returning
                     for k in range(g - 1, -1, -1):
                         fns.step(state, fns.inverse(moves[k], p), p)
-                    return solutions, nodes, over, first_len
+                    return solutions, nodes, over, first_len, expanded
             elif bound + 1 + g0 < over:
                 over = bound + 1 + g0  # children would have g > bound
             fns.step(state, fns.inverse(m, p), p)
@@ -146,11 +149,12 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
         if node_budget > 0 and nodes >= node_budget:
             for k in range(g - 1, -1, -1):
                 fns.step(state, fns.inverse(moves[k], p), p)
-            return solutions, -nodes, over, first_len
+            return solutions, -nodes, over, first_len, expanded
         depth += 1
+        expanded += 1
         next_move[depth] = 0
         hs[depth] = h
-    return solutions, nodes, over, first_len
+    return solutions, nodes, over, first_len, expanded
 
 
 @kernel
@@ -173,8 +177,8 @@ def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
     max_depth = bound
     if bound == 0:
         if h0 == 0 and fns.is_goal(state, p):
-            return 1, 0, np.int64(1) << 62, 0
-        return 0, 0, np.int64(g0 + 1), -1
+            return 1, 0, np.int64(1) << 62, 0, 0
+        return 0, 0, np.int64(g0 + 1), -1, 0
     rows = np.empty((max_depth + 1, L), dtype=np.uint8)
     cand = np.empty((max_depth + 1, p.n_moves), dtype=np.int64)
     n_cand = np.zeros(max_depth + 1, dtype=np.int64)
@@ -188,6 +192,7 @@ def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
     solutions = 0
     first_len = -1
     nodes = 0
+    expanded = 1
     over = np.int64(1) << 62
     depth = 0
     while depth >= 0:
@@ -222,19 +227,20 @@ def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
                     first_len = g
                     path[:g] = moves[:g]
                 if not count_all:
-                    return solutions, nodes, over, first_len
+                    return solutions, nodes, over, first_len, expanded
             elif bound + 1 + g0 < over:
                 over = bound + 1 + g0  # children would have g > bound
             continue
         if node_budget > 0 and nodes >= node_budget:
-            return solutions, -nodes, over, first_len
+            return solutions, -nodes, over, first_len, expanded
         if tt is not None and not count_all and _seen_before(tt, child, g + g0):
             continue  # entered before in this pass, no deeper: nothing new below it
         depth += 1
+        expanded += 1
         next_i[depth] = 0
         hs[depth] = h
         n_cand[depth] = ffns.candidates(rows[depth], p, cand[depth])
-    return solutions, nodes, over, first_len
+    return solutions, nodes, over, first_len, expanded
 
 
 #: Rows a transposition table starts with; :func:`iterative_deepening` gives the next pass one
@@ -301,8 +307,8 @@ def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, nod
     over = np.int64(1) << 62
     if bound == 0:
         if h0 == 0 and fns.is_goal(state, p):
-            return 1, 0, over, 0
-        return 0, 0, np.int64(g0 + 1), -1
+            return 1, 0, over, 0, 0
+        return 0, 0, np.int64(g0 + 1), -1, 0
     next_i = np.zeros(max_depth + 1, dtype=np.int64)
     hs = np.empty(max_depth + 1, dtype=np.int64)
     moves = np.empty(max_depth + 1, dtype=np.int64)
@@ -314,6 +320,7 @@ def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, nod
     solutions = 0
     first_len = -1
     nodes = 0
+    expanded = 1
     depth = 0
     while depth >= 0:
         i = next_i[np.uint64(depth)]
@@ -350,23 +357,24 @@ def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, nod
                         path[:g] = moves[:g]
                     if not count_all:
                         _undo_path(state, cursors, moves, depth, c, cfns, p)
-                        return solutions, nodes, over, first_len
+                        return solutions, nodes, over, first_len, expanded
                     continue
             if bound + 1 + g0 < over:
                 over = bound + 1 + g0  # children would have g > bound
             continue
         if node_budget > 0 and nodes >= node_budget:
             _undo_path(state, cursors, moves, depth, c, cfns, p)
-            return solutions, -nodes, over, first_len
+            return solutions, -nodes, over, first_len, expanded
         cfns.apply(state, c, m, c2, p)
         moves[depth] = m
         depth += 1
+        expanded += 1
         next_i[depth] = 0
         hs[depth] = h
         cursors[depth] = c2
         c = c2
         prev = m
-    return solutions, nodes, over, first_len
+    return solutions, nodes, over, first_len, expanded
 
 
 @kernel
@@ -383,7 +391,9 @@ def _root_frontier(start, h0, bound, fns, p, want):
     until there are ``want`` subtree roots or one more level would reach ``bound``. Roots stay in
     the order the depth-first pass would visit them.
 
-    Returns (states, h, last moves, move prefixes, depth, nodes generated, smallest f over)."""
+    Returns (states, h, last moves, move prefixes, depth, nodes generated, smallest f over,
+    and the nodes expanded: their move prefixes (row ``t``'s first ``lens[t]`` entries), and
+    which moves each one's children were generated by)."""
     L = p.state_len
     cur_s = np.empty((1, L), dtype=np.uint8)
     cur_s[0] = start
@@ -394,7 +404,16 @@ def _root_frontier(start, h0, bound, fns, p, want):
     nodes = 0
     over = np.int64(1) << 62
     buf = np.empty(L, dtype=np.uint8)
+    exp_pre = np.zeros((16, max(1, bound)), dtype=np.int64)
+    exp_len = np.zeros(16, dtype=np.int64)
+    exp_gen = np.zeros((16, p.n_moves), dtype=np.uint8)
+    n_exp = 0
     while 0 < cur_s.shape[0] < want and k < bound - 1:
+        while n_exp + cur_s.shape[0] > exp_len.shape[0]:
+            exp_pre = grow_rows(exp_pre, 2 * exp_len.shape[0])
+            exp_len = grow_rows(exp_len, 2 * exp_len.shape[0])
+            exp_gen = grow_rows(exp_gen, 2 * exp_gen.shape[0])
+            exp_gen[n_exp:] = 0
         cap = cur_s.shape[0] * p.n_moves
         nx_s = np.empty((cap, L), dtype=np.uint8)
         nx_h = np.empty(cap, dtype=np.int64)
@@ -403,6 +422,8 @@ def _root_frontier(start, h0, bound, fns, p, want):
         c = 0
         for i in range(cur_s.shape[0]):
             buf[:] = cur_s[i]
+            exp_pre[n_exp, :k] = cur_pre[i]
+            exp_len[n_exp] = k
             for m in range(p.n_moves):
                 if cur_last[i] >= 0 and m == fns.inverse(cur_last[i], p):
                     continue
@@ -410,6 +431,7 @@ def _root_frontier(start, h0, bound, fns, p, want):
                 if dh == ILLEGAL:
                     continue
                 nodes += 1
+                exp_gen[n_exp, m] = 1
                 h = cur_h[i] + dh
                 f = k + 1 + h
                 if f > bound:
@@ -422,9 +444,24 @@ def _root_frontier(start, h0, bound, fns, p, want):
                     nx_pre[c, k] = m
                     c += 1
                 fns.step(buf, fns.inverse(m, p), p)
+            n_exp += 1
         cur_s, cur_h, cur_last, cur_pre = nx_s[:c], nx_h[:c], nx_last[:c], nx_pre[:c]
         k += 1
-    return cur_s, cur_h, cur_last, cur_pre, k, nodes, over
+    return (cur_s, cur_h, cur_last, cur_pre, k, nodes, over, exp_pre[:n_exp], exp_len[:n_exp],
+            exp_gen[:n_exp])
+
+
+@kernel
+def _generated_before(pre, n, made, target):
+    """How many of the children ``made`` (a flag per move) by the node of move prefix
+    ``pre[:n]`` the depth-first pass generates before it reaches ``target`` (a longer prefix):
+    all of them when the node comes before ``target`` in depth-first order (children in
+    move-number order: the order of move prefixes), those up to ``target``'s next move when it
+    is ``target``'s ancestor, none when it comes after."""
+    for x in range(n):
+        if pre[x] != target[x]:
+            return made.sum() if pre[x] < target[x] else -1
+    return made[: target[n] + 1].sum()
 
 
 @kernel(parallel=True)
@@ -432,16 +469,19 @@ def _split_pass(start, h0, bound, fns, p, count_all, path, want, cfns=None):
     """The depth-first pass below ``bound``, its subtrees (about ``want`` of them: see
     :func:`split_subtrees`) shared among threads (``prange``).
 
-    Same results as :func:`_dfs_bounded` from the start; with ``count_all`` the same node count
-    too (without it, subtrees after one holding a solution are skipped, so the count depends on
-    the threads' timing). The first solution is the one in the earliest subtree, which is the one the serial pass
-    finds first."""
-    roots, hs, lasts, prefixes, k, nodes0, over0 = _root_frontier(
+    Same results as :func:`_dfs_bounded` from the start, node counts included, whatever the
+    threads: the first solution is the one in the earliest subtree, which is the one the serial
+    pass finds first, and then the nodes counted are those the serial pass generates before it
+    (the subtrees before that one, that one up to its solution, and the nodes of the shared
+    top levels that come before it in depth-first order); work the threads did past it is not
+    counted."""
+    roots, hs, lasts, prefixes, k, nodes0, over0, exp_pre, exp_len, exp_gen = _root_frontier(
         start, h0, bound, fns, p, want
     )
     n = roots.shape[0]
     sols = np.zeros(n, dtype=np.int64)
     nodes = np.zeros(n, dtype=np.int64)
+    expanded = np.zeros(n, dtype=np.int64)
     overs = np.full(n, np.int64(1) << 62, dtype=np.int64)
     lens = np.full(n, -1, dtype=np.int64)
     paths = np.empty((n, bound + 1), dtype=np.int64)
@@ -458,7 +498,7 @@ def _split_pass(start, h0, bound, fns, p, count_all, path, want, cfns=None):
             if not count_all and found_at[0] < i:
                 continue
             st = roots[i].copy()
-            sols[i], nodes[i], overs[i], lens[i] = _dfs_bounded(
+            sols[i], nodes[i], overs[i], lens[i], expanded[i] = _dfs_bounded(
                 st, hs[i], k, lasts[i], bound, fns, p, count_all, paths[i], 0, None, cfns
             )
             if sols[i] > 0 and i < found_at[0]:
@@ -474,9 +514,21 @@ def _split_pass(start, h0, bound, fns, p, count_all, path, want, cfns=None):
             length = k + lens[i]
             break
     total = sols.sum()
-    if not count_all and total > 1:
+    generated = nodes0 + nodes.sum()
+    n_expanded = exp_len.shape[0] + expanded.sum()
+    if not count_all and total > 0:
         total = 1
-    return total, nodes0 + nodes.sum(), over, length
+        first = 0
+        while sols[first] == 0:
+            first += 1
+        generated = nodes[: first + 1].sum()
+        n_expanded = expanded[: first + 1].sum()
+        for t in range(exp_len.shape[0]):
+            g = _generated_before(exp_pre[t], exp_len[t], exp_gen[t], prefixes[first])
+            if g >= 0:
+                generated += g
+                n_expanded += 1
+    return total, generated, over, length, n_expanded
 
 
 def split_subtrees(last_pass_nodes):
@@ -505,117 +557,180 @@ MORE = 3
 
 @kernel
 def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
-                   split_after, split_min_bound, max_passes, ffns=None, cfns=None, tt=None):
+                   expanded, split_after, split_min_bound, max_passes, ffns=None, cfns=None,
+                   tt=None):
     """Depth-first passes from ``bound`` on, all in one call, until a solution, the space
-    exhausted, ``max_bound`` passed or ``node_limit`` nodes (``0``: none; ``nodes`` were counted
-    before). Stops with status :data:`MORE` after ``max_passes`` passes, or after a pass of at
-    least ``split_after`` nodes (``< 0``: never) when the next bound is ``split_min_bound`` or
-    more: the caller then shares the next pass among threads, or reports progress.
+    exhausted, ``max_bound`` passed or ``node_limit`` nodes (``0``: none; ``nodes`` and
+    ``expanded`` were counted before). Stops with status :data:`MORE` after ``max_passes``
+    passes, or after a pass of at least ``split_after`` nodes (``< 0``: never) when the next
+    bound is ``split_min_bound`` or more: the caller then shares the next pass among threads,
+    or reports progress.
 
     Returns (status, solutions, nodes, first solution's length, bound of the last pass made,
-    the next bound, nodes of the last pass, passes made)."""
+    the next bound, nodes of the last pass, passes made, nodes expanded, whether the space
+    below the bound was exhausted)."""
     step = p.bound_step
     passes = 0
     done = bound
     n = np.int64(0)
     while bound <= max_bound:
         budget = node_limit - nodes if node_limit > 0 else 0
-        sols, n, over, length = _dfs_bounded(state, h0, 0, -1, bound, fns, p, count_all, path,
-                                             budget, ffns, cfns, tt)
+        sols, n, over, length, e = _dfs_bounded(state, h0, 0, -1, bound, fns, p, count_all,
+                                                path, budget, ffns, cfns, tt)
         passes += 1
         done = bound
+        expanded += e
         if n < 0:
-            return NODE_LIMIT, 0, nodes - n, -1, done, bound, -n, passes
+            return NODE_LIMIT, 0, nodes - n, -1, done, bound, -n, passes, expanded, False
         nodes += n
         if sols > 0:
-            return FOUND, sols, nodes, length, done, bound, n, passes
+            return FOUND, sols, nodes, length, done, bound, n, passes, expanded, False
         if over >= np.int64(1) << 62:
-            break  # nothing over the bound: the space below it is exhausted
+            # nothing over the bound: the space below it is exhausted
+            return EXHAUSTED, 0, nodes, -1, done, bound, n, passes, expanded, True
         bound = next_bound(bound, over, step)
         if bound <= max_bound and (passes >= max_passes or (
                 0 <= split_after <= n and bound >= split_min_bound)):
-            return MORE, 0, nodes, -1, done, bound, n, passes
-    return EXHAUSTED, 0, nodes, -1, done, bound, n, passes
+            return MORE, 0, nodes, -1, done, bound, n, passes, expanded, False
+    return EXHAUSTED, 0, nodes, -1, done, bound, n, passes, expanded, False
+
+
+class DeepeningResult:
+    """What :func:`iterative_deepening` found: ``status`` (:data:`FOUND`, :data:`EXHAUSTED` or
+    :data:`NODE_LIMIT`), the first solution's ``length`` and ``path`` (move numbers), the
+    ``solutions`` counted (all of them with ``count_all``, else 1), the nodes ``generated`` and
+    ``expanded`` by every pass, the passes made (``iterations``), the first and the last
+    bound, whether the space below the last bound was exhausted (no solution at any depth:
+    ``space_exhausted``), the most positions held at once (``stored``: the deepest path, and
+    the transposition table's entries) and the bytes of the search's own arrays
+    (``memory_bytes``)."""
+
+    __slots__ = ("status", "length", "path", "solutions", "generated", "expanded", "iterations",
+                 "first_bound", "last_bound", "space_exhausted", "stored", "memory_bytes")
+
+    def __init__(self, status, length, path, solutions, generated, expanded, iterations, first,
+                 last, exhausted, stored, memory_bytes):
+        self.status, self.length, self.path = int(status), int(length), path
+        self.solutions, self.generated, self.expanded = int(solutions), int(generated), int(
+            expanded)
+        self.iterations, self.first_bound, self.last_bound = int(iterations), int(first), int(
+            last)
+        self.space_exhausted = bool(exhausted)
+        self.stored, self.memory_bytes = int(stored), int(memory_bytes)
+
+
+def stack_bytes(p, bound, candidates):
+    """Bytes of a depth-first pass's own arrays below ``bound``: four ``int64`` entries a level
+    (a candidate-move pass: also a state and the candidate moves of each level)."""
+    levels = bound + 1
+    out = 4 * 8 * levels
+    if candidates:
+        out += levels * (int(p.state_len) + 8 * int(p.n_moves) + 8)
+    return out
+
+
+def _tt_size(tt):
+    if tt is None:
+        return 0, 0
+    return int(tt[4][0]), sum(int(a.nbytes) for a in tt)
 
 
 def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
                         parallel=False, progress=None, ffns=None, cfns=None, resume=None,
-                        transpositions=0):
+                        transpositions=0, split_after=None, first_transpositions=None):
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
     (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
     whole steps. ``parallel``: share each pass's subtrees among numba's threads (ignored with a
-    node limit, and for a pass that follows one of fewer than :data:`SPLIT_MIN_NODES` nodes).
-    ``progress(bound, nodes so far)`` is called after each pass. ``ffns``: the domain's
-    :class:`~puzzlelib.domain.FrontierFns`, if it has any worth using (candidate moves; the
-    passes then run on one thread). ``cfns``: the domain's
-    :class:`~puzzlelib.domain.CursorFns`, if it has them (a tighter loop, same results).
-    ``resume``: ``(nodes, last pass's nodes)`` of passes already made below ``bound0`` (by
-    :func:`_deepen_batch`, which hands a search over when its passes grow big), counted in.
-    ``transpositions``: with ``ffns``, record up to this many positions per pass in a
-    transposition table (see the module's notes; 0: none). The table starts small
-    (:data:`FIRST_TRANSPOSITIONS`) and each pass that fills it gives the next a bigger one; the
-    passes then run one per call.
+    node limit, and for a pass that follows one of fewer than ``split_after`` nodes, default
+    :data:`SPLIT_MIN_NODES`). ``progress(bound, nodes so far)`` is called after each pass.
+    ``ffns``: the domain's :class:`~puzzlelib.core.contract.FrontierFns`, if it has any worth
+    using (candidate moves; the passes then run on one thread). ``cfns``: the domain's
+    :class:`~puzzlelib.core.contract.CursorFns`, if it has them (a tighter loop, same results).
+    ``resume``: ``(nodes, last pass's nodes, expanded)`` of passes already made below
+    ``bound0`` (by :func:`_deepen_batch`, which hands a search over when its passes grow big),
+    counted in. ``transpositions``: with ``ffns``, record up to this many positions per pass in
+    a transposition table (see the module's notes; 0: none). The table starts small
+    (``first_transpositions`` rows, default :data:`FIRST_TRANSPOSITIONS`) and each pass that
+    fills it gives the next a bigger one; the passes then run one per call.
 
     The passes on one thread run in one call of :func:`_deepen_passes` when nobody watches
     (each call of a kernel costs some 30 us of typing its arguments: a fifth of the 8-puzzle's
     IDA* passes below its last one).
 
-    Returns (status, length, solutions, nodes, path, iterations, first bound)."""
+    Returns a :class:`DeepeningResult`."""
     if parallel:
         start_threads()
+    split_after = SPLIT_MIN_NODES if split_after is None else int(split_after)
     tt = None
     if transpositions:
         if ffns is None or count_all:
             raise ValueError("a transposition table needs candidate moves (ffns) and one "
                              "solution (it would lose the count of all of them)")
-        tt = new_transpositions(p.state_len, min(FIRST_TRANSPOSITIONS, int(transpositions)))
+        rows0 = FIRST_TRANSPOSITIONS if first_transpositions is None else first_transpositions
+        tt = new_transpositions(p.state_len, min(int(rows0), int(transpositions)))
     state = start.copy()
     h0 = int(fns.heuristic(state, p))
     step = int(p.bound_step)
     bound = int(first_bound(bound0, h0, step))
     first = bound
     path = np.empty(max_bound + 1, dtype=np.int64)
-    nodes = 0
+    nodes = expanded = 0
     iterations = 0
     last = 0  # nodes of the last pass
+    done = bound
+    held = 0  # the most transposition-table entries and bytes
+    tt_bytes = 0
     if resume is not None:
-        nodes, last = int(resume[0]), int(resume[1])
+        nodes, last, expanded = int(resume[0]), int(resume[1]), int(resume[2])
     can_split = parallel and ffns is None and node_limit == 0
+
+    def result(status, length, sols, exhausted):
+        deepest = min(done, max_bound)
+        return DeepeningResult(
+            status, length, path[:max(length, 0)].copy(), sols, nodes, expanded, iterations,
+            first, done, exhausted, deepest + 1 + held,
+            path.nbytes + stack_bytes(p, deepest, ffns is not None) + tt_bytes)
+
     while bound <= max_bound:
-        if can_split and bound >= SPLIT_MIN_BOUND and last >= SPLIT_MIN_NODES:
+        if can_split and bound >= SPLIT_MIN_BOUND and last >= split_after:
             iterations += 1
-            sols, n, over, length = _split_pass(state, h0, bound, fns, p, count_all, path,
-                                                split_subtrees(last), cfns)
+            sols, n, over, length, e = _split_pass(state, h0, bound, fns, p, count_all, path,
+                                                   split_subtrees(last), cfns)
             nodes += int(n)
+            expanded += int(e)
             last = int(n)
+            done = bound
             if progress is not None:
                 progress(bound, nodes)
             if sols > 0:
-                return (FOUND, int(length), int(sols), nodes, path[:length].copy(), iterations,
-                        first)
+                return result(FOUND, int(length), int(sols), False)
             if over >= np.int64(1) << 62:
-                break  # nothing over the bound: the space below it is exhausted
+                return result(EXHAUSTED, -1, 0, True)  # nothing over the bound
             bound = int(next_bound(bound, int(over), step))
             continue
-        status, sols, nodes, length, done, bound, last, passes = _deepen_passes(
-            state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
-            SPLIT_MIN_NODES if can_split else -1, SPLIT_MIN_BOUND,
-            1 if progress is not None or tt is not None else max_bound + 1, ffns, cfns, tt,
-        )
+        status, sols, nodes, length, done, bound, last, passes, expanded, exhausted = (
+            _deepen_passes(
+                state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
+                expanded, split_after if can_split else -1, SPLIT_MIN_BOUND,
+                1 if progress is not None or tt is not None else max_bound + 1, ffns, cfns, tt,
+            ))
+        entries, nbytes = _tt_size(tt)
+        held, tt_bytes = max(held, entries), max(tt_bytes, nbytes)
         if tt is not None and tt[4][0] == tt[1].shape[0] < transpositions:
             rows = min(4 * tt[1].shape[0], int(transpositions))  # the last pass filled it
             tt = new_transpositions(p.state_len, rows)
-        nodes, last, bound = int(nodes), int(last), int(bound)
+        nodes, last, bound, expanded = int(nodes), int(last), int(bound), int(expanded)
+        done = int(done)
         iterations += int(passes)
         if status == NODE_LIMIT:  # (a pass cut short is not reported)
-            return NODE_LIMIT, -1, 0, nodes, path[:0], iterations, first
+            return result(NODE_LIMIT, -1, 0, False)
         if progress is not None:
-            progress(int(done), nodes)
+            progress(done, nodes)
         if status == FOUND:
-            return FOUND, int(length), int(sols), nodes, path[:length].copy(), iterations, first
+            return result(FOUND, int(length), int(sols), False)
         if status == EXHAUSTED:
-            break
-    return EXHAUSTED, -1, 0, nodes, path[:0], iterations, first
+            return result(EXHAUSTED, -1, 0, bool(exhausted))
+    return result(EXHAUSTED, -1, 0, False)
 
 
 #: ``lengths`` entry of a start that :func:`_deepen_batch` handed over (see ``hand_over``).
@@ -623,20 +738,21 @@ HANDED_OVER = -2
 
 
 @kernel(parallel=True)
-def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths, hand_over,
-                  bounds, lasts, cfns=None):
+def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, expanded, paths,
+                  hand_over, bounds, lasts, cfns=None):
     """Iterative deepening on many starts at once, each thread taking the next start as it
     comes free: for many small searches (Korf's 100 with a pattern database: some thousands of
     nodes each), where sharing one search's subtrees would cost more in parallel regions than
-    it saves. Each row of ``lengths``, ``nodes`` and ``paths`` gets what
-    :func:`iterative_deepening` would return for that start (first solution; -1 when none
+    it saves. Each row of ``lengths``, ``nodes``, ``expanded`` and ``paths`` gets what
+    :func:`iterative_deepening` would find for that start (first solution; -1 when none
     within ``max_bound``).
 
     ``hand_over > 0``: a search whose pass (without a solution) generated at least
     ``hand_over`` nodes stops there, with ``lengths`` :data:`HANDED_OVER`, its next bound in
-    ``bounds``, its nodes so far in ``nodes`` and its last pass's in ``lasts``: the next pass is
-    several times bigger, and one big search left to the end would keep one thread busy alone
-    (:func:`deepen_many` finishes it with all threads on its subtrees)."""
+    ``bounds``, its nodes so far in ``nodes`` and ``expanded`` and its last pass's in
+    ``lasts``: the next pass is several times bigger, and one big search left to the end would
+    keep one thread busy alone (:func:`deepen_many` finishes it with all threads on its
+    subtrees)."""
     step = p.bound_step
     n = starts.shape[0]
     counter = new_counter()
@@ -645,40 +761,51 @@ def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, paths, han
             i = take(counter)
             if i >= n:
                 break
-            _deepen_one(starts[i].copy(), bound0s[i], fns, p, max_bound, lengths, nodes, paths,
-                        hand_over, bounds, lasts, i, step, cfns)
+            _deepen_one(starts[i].copy(), bound0s[i], fns, p, max_bound, lengths, nodes,
+                        expanded, paths, hand_over, bounds, lasts, i, step, cfns)
 
 
 @kernel
-def _deepen_one(state, bound0, fns, p, max_bound, lengths, nodes, paths, hand_over, bounds,
-                lasts, i, step, cfns):
+def _deepen_one(state, bound0, fns, p, max_bound, lengths, nodes, expanded, paths, hand_over,
+                bounds, lasts, i, step, cfns):
     """Start ``i`` of :func:`_deepen_batch`."""
     h0 = fns.heuristic(state, p)
     bound = first_bound(bound0, h0, step)
-    status, _, total, length, _, bound, last, _ = _deepen_passes(
-        state, h0, bound, max_bound, fns, p, False, paths[i], 0, 0,
+    status, _, total, length, _, bound, last, _, e, _ = _deepen_passes(
+        state, h0, bound, max_bound, fns, p, False, paths[i], 0, 0, 0,
         hand_over if hand_over > 0 else -1, 0, max_bound + 1, None, cfns,
     )
     lengths[i] = length if status == FOUND else (HANDED_OVER if status == MORE else -1)
     bounds[i] = bound
     lasts[i] = last
     nodes[i] = total
+    expanded[i] = e
+
+
+class BatchResult:
+    """What :func:`deepen_many` found, one entry per start: ``lengths`` (-1: none within the
+    bound), nodes ``generated`` and ``expanded``, and the solutions' moves (row ``i`` of
+    ``paths``, its first ``lengths[i]`` entries)."""
+
+    __slots__ = ("lengths", "generated", "expanded", "paths")
+
+    def __init__(self, lengths, generated, expanded, paths):
+        self.lengths, self.generated, self.expanded, self.paths = (lengths, generated, expanded,
+                                                                   paths)
 
 
 def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_over=None):
     """Solve many starts on ``threads`` threads: :func:`_deepen_batch`, each thread taking the
     next start as it comes free; then, when there are several threads, every search it handed
     over (a pass of ``hand_over`` nodes or more; ``None``: :data:`HAND_OVER_NODES`, ``0``:
-    never) finished one at a time by
-    :func:`iterative_deepening` with each pass's subtrees shared among the threads. Returns
-    (lengths, nodes, paths), as one search per start would give them (nodes may differ with
-    the threads: a pass that finds a solution stops sooner or later)."""
-    import numba
-
+    never) finished one at a time by :func:`iterative_deepening` with each pass's subtrees
+    shared among the threads. Returns a :class:`BatchResult`, as one search per start would
+    find it, node counts included, whatever the threads."""
     n = len(starts)
     starts = np.ascontiguousarray(starts)
     lengths = np.full(n, -1, dtype=np.int64)
     nodes = np.zeros(n, dtype=np.int64)
+    expanded = np.zeros(n, dtype=np.int64)
     paths = np.zeros((n, max_bound + 1), dtype=np.int64)
     bounds = np.zeros(n, dtype=np.int64)
     lasts = np.zeros(n, dtype=np.int64)
@@ -688,15 +815,17 @@ def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_ove
     numba.set_num_threads(threads)
     try:
         _deepen_batch(starts, np.asarray(bound0s, dtype=np.int64), fns, p, max_bound, lengths,
-                      nodes, paths, hand_over if threads > 1 else 0, bounds, lasts, cfns)
+                      nodes, expanded, paths, hand_over if threads > 1 else 0, bounds, lasts,
+                      cfns)
         for i in np.flatnonzero(lengths == HANDED_OVER):
-            status, length, _, total, path, _, _ = iterative_deepening(
+            res = iterative_deepening(
                 starts[i], fns, p, int(bounds[i]), False, max_bound, parallel=True, cfns=cfns,
-                resume=(nodes[i], lasts[i]),
+                resume=(nodes[i], lasts[i], expanded[i]),
             )
-            lengths[i] = length if status == FOUND else -1
-            nodes[i] = total
-            paths[i, : len(path)] = path
+            lengths[i] = res.length if res.status == FOUND else -1
+            nodes[i] = res.generated
+            expanded[i] = res.expanded
+            paths[i, : len(res.path)] = res.path
     finally:
         numba.set_num_threads(saved)
-    return lengths, nodes, paths
+    return BatchResult(lengths, nodes, expanded, paths)

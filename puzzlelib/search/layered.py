@@ -66,11 +66,13 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
     seen as ``uint64``: eight entries are skipped at once when none of them equals ``depth``
     (most of a big table, in most layers).
 
-    Returns (positions of depth ``depth`` found, neighbours newly marked ``depth + 1``)."""
+    Returns (positions of depth ``depth`` found, neighbours newly marked ``depth + 1``,
+    neighbours generated)."""
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
     found = 0
     marked = 0
+    generated = 0
     nxt = np.uint8(depth + 1)
     pattern = np.uint64(depth) * _ONES
     r = lo
@@ -90,6 +92,7 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
         for m in range(p.n_moves):
             if fns.step(state, m, p) == ILLEGAL:
                 continue
+            generated += 1
             r2 = fns.rank(state, p)
             if dist[r2] == UNSEEN:
                 dist[r2] = nxt
@@ -97,7 +100,7 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
             for j in range(p.state_len):  # back to the parent (a copy: cheaper than a move)
                 state[j] = base[j]
         r += 1
-    return found, marked
+    return found, marked, generated
 
 
 @kernel(parallel=True)
@@ -107,12 +110,13 @@ def _layer_parallel(dist, depth, fns, p):
     words = dist[: n - n % 8].view(np.uint64)
     found = np.zeros(n_chunks, dtype=np.int64)
     marked = np.zeros(n_chunks, dtype=np.int64)
+    generated = np.zeros(n_chunks, dtype=np.int64)
     for c in prange(n_chunks):
         lo = c * CHUNK
         hi = min(lo + CHUNK, n)
-        found[c], marked[c] = _expand_range(lo, hi, dist, words, depth, fns, p)
+        found[c], marked[c], generated[c] = _expand_range(lo, hi, dist, words, depth, fns, p)
     # marked can over-count when two threads mark one entry; only "> 0" is used from it
-    return found.sum(), marked.sum()
+    return found.sum(), marked.sum(), generated.sum()
 
 
 @kernel
@@ -133,8 +137,9 @@ def _capacities(lo, hi, bucket_next):
 def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr, nm, k):
     """Target bucket ``t``'s share of a layer: apply, to every source bucket, the moves that
     lead into ``t``, and append the new positions at row ``k`` of ``ns, nr, nm``. Returns the
-    row after the last one written."""
+    row after the last one written, and the children generated."""
     nb = lo.shape[0]
+    generated = 0
     state = np.empty(p.state_len, dtype=np.uint8)
     for s in range(nb):
         for m in range(p.n_moves):
@@ -148,6 +153,7 @@ def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr,
                     state[j] = fs[i, j]
                 if fns.step(state, m, p) == ILLEGAL:
                     continue
+                generated += 1
                 r = fns.rank_after(state, m, fr[i], p)
                 if dist[r] == UNSEEN:
                     dist[r] = mark
@@ -156,7 +162,7 @@ def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr,
                     nr[k] = r
                     nm[k] = m
                     k += 1
-    return k
+    return k, generated
 
 
 @kernel
@@ -172,6 +178,7 @@ def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
     table (2026-11-25, alternating processes, a quiet hour): 2.35-2.38 ms against 2.66-2.86 ms
     after a run of the plain version, 2.32-2.35 against 2.57-2.78 in a loop."""
     nb = lo.shape[0]
+    generated = 0
     for s in range(nb):
         for m in range(p.n_moves):
             if bucket_next[s, m] != t:
@@ -184,6 +191,7 @@ def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
                 c = kfns.key_step(fk[ui], m, p)
                 if c == -1:
                     continue
+                generated += 1
                 r = kfns.rank_after(c, m, fr[ui], p)
                 ur = np.uint64(r)
                 if dist[ur] == UNSEEN:
@@ -193,12 +201,13 @@ def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
                     nr[uk] = r
                     nm[uk] = m
                     k += 1
-    return k
+    return k, generated
 
 
 def _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p, ns, nr, nm, k):
     """Target bucket ``t``'s share of a layer, by the kind of rows the lists hold: states
-    (:func:`_expand_into`) or keys (:func:`_expand_into_keys`), chosen when compiling."""
+    (:func:`_expand_into`) or keys (:func:`_expand_into_keys`), chosen when compiling.
+    Returns the row after the last one written, and the children generated."""
 
 
 @overload(_expand)
@@ -253,10 +262,11 @@ def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p):
     where they were written (rows between them unused) rather than packed: one copy of the
     layer fewer.
 
-    Returns the next layer in the same form."""
+    Returns the next layer in the same form, and the children generated."""
     nb = lo.shape[0]
     cap, start, ns, nr, nm = _room(lo, hi, bucket_next, fs, p)
     end = start.copy()
+    generated = np.zeros(nb, dtype=np.int64)
     mark = np.uint8(depth + 1)
     order = np.argsort(-cap)
     counter = new_counter()
@@ -266,9 +276,14 @@ def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p):
             if j >= nb:
                 break
             t = order[j]
-            end[t] = _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p,
-                             ns, nr, nm, start[t])
-    return ns, nr, nm, start, end
+            end[t], generated[t] = _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns,
+                                           kfns, p, ns, nr, nm, start[t])
+    return ns, nr, nm, start, end, generated.sum()
+
+
+@kernel
+def _list_bytes(fs, fr, fm):
+    return fs.nbytes + fr.nbytes + fm.nbytes
 
 
 @kernel
@@ -282,9 +297,12 @@ def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p, m
     positions or more is shared among the threads (:func:`_layer_buckets`); smaller ones are
     made on this thread, where a parallel region would cost more than it saves.
 
-    Returns the last layer made, its depth, and the sizes of the layers made."""
+    Returns the last layer made, its depth, the sizes of the layers made, and ``tally``: the
+    children generated, the positions expanded, and the most bytes two consecutive layers'
+    lists held at once."""
     nb = lo.shape[0]
     counts = np.zeros(max_layers, dtype=np.int64)
+    tally = np.zeros(3, dtype=np.int64)
     n = 0
     size = (hi - lo).sum()
     while n < max_layers and size > 0:
@@ -292,28 +310,34 @@ def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p, m
             break
         if n > 0 and _capacities(lo, hi, bucket_next).sum() > max_rows:
             break
+        held = _list_bytes(fs, fr, fm)
         if size >= min_par:
-            fs, fr, fm, lo, hi = _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth,
-                                                fns, kfns, p)
+            fs, fr, fm, lo, hi, made = _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next,
+                                                      depth, fns, kfns, p)
         else:
             cap, start, ns, nr, nm = _room(lo, hi, bucket_next, fs, p)
             end = start.copy()
             mark = np.uint8(depth + 1)
+            made = 0
             for t in range(nb):
-                end[t] = _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p,
-                                 ns, nr, nm, start[t])
+                end[t], g = _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
+                                    p, ns, nr, nm, start[t])
+                made += g
             fs, fr, fm, lo, hi = ns, nr, nm, start, end
+        tally[0] += made
+        tally[1] += size
+        tally[2] = max(tally[2], held + _list_bytes(fs, fr, fm))
         size = (hi - lo).sum()
         if size == 0:
             break
         depth += 1
         counts[n] = size
         n += 1
-    return fs, fr, fm, lo, hi, depth, counts[:n]
+    return fs, fr, fm, lo, hi, depth, counts[:n], tally
 
 
 @jit
-def _ranks_at_depth(dist, depth, limit):
+def ranks_at_depth(dist, depth, limit):
     """The first ``limit`` ranks whose entry equals ``depth``, and how many there are in all."""
     out = np.empty(limit, dtype=np.int64)
     k = 0
@@ -328,7 +352,7 @@ def _ranks_at_depth(dist, depth, limit):
 
 
 @kernel
-def _walk_down(dist, r_end, fns, p):
+def path_to(dist, r_end, fns, p):
     """Moves of a shortest path from a depth-0 position to rank ``r_end``, read back from the
     table by stepping to a neighbour one layer lower until depth 0."""
     depth = np.int64(dist[r_end])
@@ -353,7 +377,8 @@ def _walk_down(dist, r_end, fns, p):
 
 
 @jit
-def _count_reached(dist):
+def count_reached(dist):
+    """Entries of the table that are not :data:`UNSEEN`."""
     total = 0
     for r in range(dist.shape[0]):
         if dist[r] != UNSEEN:
@@ -372,24 +397,43 @@ def choose_kernel(table_size, buckets):
     return "lists" if buckets is not None or not use_parallel(table_size) else "scan"
 
 
+class LayeredResult:
+    """What :func:`layered_bfs` found: the table ``dist``, the positions at each depth
+    ``counts``, the children ``generated`` and positions ``expanded``, the most bytes the table
+    and the layer lists held at once (``peak_bytes``), and whether ``max_depth`` stopped it
+    before a layer that would have added positions (``stopped``)."""
+
+    __slots__ = ("dist", "counts", "generated", "expanded", "peak_bytes", "stopped")
+
+    def __init__(self, dist, counts, generated, expanded, peak_bytes, stopped):
+        self.dist, self.counts = dist, counts
+        self.generated, self.expanded = int(generated), int(expanded)
+        self.peak_bytes, self.stopped = int(peak_bytes), bool(stopped)
+
+
 def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, buckets=None,
-                kernel="auto", min_parallel_layer=None, kfns=None):
+                kernel="auto", min_parallel_layer=None, kfns=None, max_depth=None,
+                unchecked_rows=None):
     """Breadth-first search from ``start_ranks`` (all at depth 0) over a fresh distance table.
 
-    Stops after the layer in which ``stop_rank`` is reached (when given), or when a layer adds
-    nothing. ``progress`` is called after each layer as ``progress(depth, layer_count, total)``.
+    Stops after the layer in which ``stop_rank`` is reached (when given), when a layer adds
+    nothing, or after layer ``max_depth``. ``progress`` is called after each layer as
+    ``progress(depth, layer_count, total)``.
 
     ``buckets``: ``(bucket_next, block)`` when the domain's ranks fall into equal blocks of
     ``block`` ranks such that a move ``m`` from a position of block ``b`` always lands in block
     ``bucket_next[b, m]`` (-1: the move is never legal there); sliding tiles: the blank's cell.
     The layer lists are then expanded in parallel, one task per block. ``kernel``: ``"lists"``,
-    ``"scan"`` or ``"auto"`` (see :func:`choose_kernel`). ``kfns``: the domain's
-    :class:`~puzzlelib.domain.KeyFns`, when they give its rank (``rank_after``): the layer
-    lists then hold keys instead of states (same table, same counts).
+    ``"scan"`` or ``"auto"`` (see :func:`choose_kernel`). ``min_parallel_layer``: layers of at
+    least this many positions are shared among the threads (default
+    :data:`PARALLEL_MIN_LAYER`). ``kfns``: the domain's :class:`~puzzlelib.core.contract.KeyFns`,
+    when they give its rank (``rank_after``): the layer lists then hold keys instead of states
+    (same table, same counts). ``unchecked_rows``: layers needing room for more positions are
+    made one per call, each after a memory check (default :data:`UNCHECKED_ROWS`).
 
-    Returns ``(dist, counts)``: the table and the exact number of positions at each depth.
-    """
+    Returns a :class:`LayeredResult`."""
     start_threads()
+    limit = MAX_DEPTH if max_depth is None else min(int(max_depth), MAX_DEPTH)
     dist = np.full(n_ranks, UNSEEN, dtype=np.uint8)
     start_ranks = np.unique(np.asarray(start_ranks, dtype=np.int64))
     dist[start_ranks] = 0
@@ -397,14 +441,25 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, 
         kernel = choose_kernel(n_ranks, buckets)
     if kernel == "lists":
         min_par = PARALLEL_MIN_LAYER if min_parallel_layer is None else int(min_parallel_layer)
-        return dist, _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets,
-                                min_par, kfns)
-    if kernel != "scan":
+        unchecked = UNCHECKED_ROWS if unchecked_rows is None else int(unchecked_rows)
+        counts, tally, stopped = _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress,
+                                            buckets, min_par, kfns, limit, max_depth is None,
+                                            unchecked)
+    elif kernel == "scan":
+        counts, tally, stopped = _bfs_scan(dist, fns, params, stop_rank, progress, limit,
+                                           max_depth is None)
+    else:
         raise ValueError(f"unknown kernel {kernel!r}")
-    return dist, _bfs_scan(dist, fns, params, stop_rank, progress)
+    return LayeredResult(dist, counts, tally[0], tally[1], dist.nbytes + tally[2], stopped)
 
 
-def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min_par, kfns):
+def _too_deep():
+    return SearchLimitError(
+        f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table")
+
+
+def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min_par, kfns,
+               limit, unlimited, unchecked):
     if buckets is None:
         bucket_next = np.zeros((1, params.n_moves), dtype=np.int64)
         block = dist.shape[0]
@@ -429,56 +484,60 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min
     lo, hi = off[:-1].copy(), off[1:].copy()
     counts = [len(fr)]
     total = len(fr)
+    tally = np.zeros(3, dtype=np.int64)
     depth = 0
     row_bytes = (8 if kfns is not None else params.state_len) + 9
     while not (stop_rank >= 0 and dist[stop_rank] != UNSEEN):
-        if depth >= MAX_DEPTH:
-            raise SearchLimitError(
-                f"depth {MAX_DEPTH} reached: deeper layers do not fit the uint8 distance table"
-            )
+        if depth >= limit:
+            if unlimited:
+                raise _too_deep()
+            break
         room = int(_capacities(lo, hi, bucket_next).sum())
-        if room > UNCHECKED_ROWS:
+        if room > unchecked:
             memory.check_fits(
                 room * row_bytes,
                 f"layer {depth + 1} of the breadth-first search (room for {room:,} positions)",
             )
         # nobody watching: as many layers as one call makes (up to a big one, checked above)
-        n_layers = MAX_DEPTH - depth if progress is None else 1
-        fs, fr, fm, lo, hi, depth, new = _bfs_lists_run(
+        n_layers = limit - depth if progress is None else 1
+        fs, fr, fm, lo, hi, depth, new, t = _bfs_lists_run(
             dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, params, n_layers, min_par,
-            stop_rank, UNCHECKED_ROWS,
+            stop_rank, unchecked,
         )
+        tally[:2] += t[:2]
+        tally[2] = max(tally[2], t[2])
         if len(new) == 0:
-            break
+            return counts, tally, False
         counts.extend(int(c) for c in new)
         total += int(new.sum())
         if progress is not None:
             progress(depth, int(new[-1]), total)
-    return counts
+    return counts, tally, depth >= limit and not (stop_rank >= 0 and dist[stop_rank] != UNSEEN)
 
 
-def _bfs_scan(dist, fns, params, stop_rank, progress):
+def _bfs_scan(dist, fns, params, stop_rank, progress, limit, unlimited):
     counts = []
+    tally = np.zeros(3, dtype=np.int64)
     depth = 0
     total = 0
     while True:
-        found, marked = _layer_parallel(dist, depth, fns, params)
+        found, marked, generated = _layer_parallel(dist, depth, fns, params)
+        tally[0] += generated
+        tally[1] += found
         counts.append(int(found))
         total += int(found)
         if progress is not None:
             progress(depth, int(found), total)
         if marked == 0:
-            break
-        if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
-            # the stop position is in layer depth + 1: count that layer and finish
-            _, last = _ranks_at_depth(dist, depth + 1, 0)
+            return counts, tally, False
+        if (stop_rank >= 0 and dist[stop_rank] != UNSEEN) or depth + 1 >= limit:
+            # layer depth + 1 is made: count it and finish
+            _, last = ranks_at_depth(dist, depth + 1, 0)
             counts.append(int(last))
             if progress is not None:
                 progress(depth + 1, int(last), total + int(last))
-            break
+            if depth + 1 >= limit and unlimited and not (stop_rank >= 0
+                                                         and dist[stop_rank] != UNSEEN):
+                raise _too_deep()
+            return counts, tally, not (stop_rank >= 0 and dist[stop_rank] != UNSEEN)
         depth += 1
-        if depth >= MAX_DEPTH:
-            raise SearchLimitError(
-                f"depth {depth} reached: deeper layers do not fit the uint8 distance table"
-            )
-    return counts

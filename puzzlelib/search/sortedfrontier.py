@@ -213,9 +213,9 @@ def words_to_bytes(keys, key_len):
 def _child_run(keys, i, end, prev, fns, ffns, p, key_len, bits, out, tmp):
     """Write the children of ``keys[i:end]`` into ``out`` until the next position might not
     fit, sort them, drop repeats and drop those in ``prev`` or ``keys`` (the layers before).
-    Returns (the first position not done, the run's length): the run is ``out[:length]``. Runs
-    without the interpreter lock, so threads can run it side by side, each with its own ``p``
-    (see :func:`thread_params`), ``out`` and ``tmp``."""
+    Returns (the first position not done, the run's length, the children generated): the run
+    is ``out[:length]``. Runs without the interpreter lock, so threads can run it side by side,
+    each with its own ``p`` (see :func:`thread_params`), ``out`` and ``tmp``."""
     base = np.empty(p.state_len, dtype=np.uint8)
     buf = np.empty(p.state_len, dtype=np.uint8)
     key = np.zeros(key_len, dtype=np.uint8)
@@ -237,7 +237,7 @@ def _child_run(keys, i, end, prev, fns, ffns, p, key_len, bits, out, tmp):
         i += 1
     run = out[:n]
     radix_sort(run, tmp, bits)
-    return i, drop_known(run, unique_sorted(run), prev, keys)
+    return i, drop_known(run, unique_sorted(run), prev, keys), n
 
 
 def thread_params(p, n_threads):
@@ -259,14 +259,16 @@ class SortedResult:
     """What :func:`sorted_frontier_bfs` found: ``counts[d]`` positions at depth ``d``; ``last``
     the deepest layer (states); ``peak_bytes`` the most its arrays held at once; ``phases``
     where the seconds went (children made, sorted and the known ones dropped, on the threads;
-    runs merged; the caller's ``on_layer``)."""
+    runs merged; the caller's ``on_layer``); the children ``generated`` and positions
+    ``expanded`` (by this call: a resumed search counts from where it resumed)."""
 
-    def __init__(self, counts, last, peak_bytes, seconds, phases):
+    def __init__(self, counts, last, peak_bytes, seconds, phases, generated=0, expanded=0):
         self.counts = counts
         self.last = last
         self.peak_bytes = peak_bytes
         self.seconds = seconds
         self.phases = phases
+        self.generated, self.expanded = int(generated), int(expanded)
 
     @property
     def total(self):
@@ -319,15 +321,16 @@ class _Runs:
 
 
 def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_before, peak,
-                phases, depth):
+                phases, depth, made):
     n_threads = len(ps)
     edges = np.linspace(0, cur.shape[0], n_threads + 1).astype(np.int64)
     pos, end = list(edges[:-1]), list(edges[1:])
     runs = _Runs(depth)
 
-    def work(t):
-        pos[t], n = _child_run(cur, pos[t], end[t], prev, fns, ffns, ps[t], key_len, bits,
-                               outs[t], tmps[t])
+    def work(t):  # (made[t]: this thread's children so far)
+        pos[t], n, m = _child_run(cur, pos[t], end[t], prev, fns, ffns, ps[t], key_len, bits,
+                                  outs[t], tmps[t])
+        made[t] += int(m)
         return outs[t][:n]
 
     while any(pos[t] < end[t] for t in range(n_threads)):
@@ -367,10 +370,11 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
     :class:`MemoryError` with a message, as does a merge that would not fit in the memory
     available. Every move must be undoable (see the module).
 
-    A long search can be saved and resumed: ``after_layer(depth, prev, cur, counts)`` is called
-    after each layer (and its ``on_layer``) with the two layers the search goes on from, and
-    ``resume=(counts, prev, cur)`` goes on from them (``starts`` is then ignored; ``on_layer``
-    is called for the layers after ``cur`` only).
+    A long search can be saved and resumed: ``after_layer(depth, prev, cur, counts, done)`` is
+    called after each layer (and its ``on_layer``) with the two layers the search goes on from
+    and ``done``, the children generated and positions expanded so far; ``resume=(counts, prev,
+    cur, done)`` goes on from them (``starts`` is then ignored; ``on_layer`` is called for the
+    layers after ``cur`` only).
     """
     t0 = time.perf_counter()
     if ffns is None:
@@ -394,6 +398,7 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
         del keys
     else:
         counts, prev, cur = list(resume[0]), resume[1], resume[2]
+        done = resume[3] if len(resume) > 3 else (0, 0)
         if len(counts) < 1 or counts[-1] != cur.shape[0] or (
                 len(counts) > 1 and counts[-2] != prev.shape[0]):
             raise ValueError("resume=(counts, prev, cur): the layers do not match the counts")
@@ -406,6 +411,10 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
     pool = ThreadPoolExecutor(n_threads) if n_threads > 1 else None
     peak = prev.nbytes + cur.nbytes + scratch
     phases = {"children": 0.0, "merge": 0.0, "on_layer": 0.0}
+    made = [0] * n_threads
+    expanded = 0
+    if resume is not None:
+        made[0], expanded = int(done[0]), int(done[1])
     depth = len(counts) - 1
     if resume is None and on_layer is not None:
         on_layer(0, cur)
@@ -415,7 +424,8 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
         while cur.shape[0] and (max_depth is None or depth < max_depth):
             held = prev.nbytes + cur.nbytes + scratch
             nxt, peak = _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool,
-                                    held, peak, phases, depth + 1)
+                                    held, peak, phases, depth + 1, made)
+            expanded += cur.shape[0]
             if nxt.shape[0] == 0:
                 break
             depth += 1
@@ -428,7 +438,7 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
                 progress(depth, nxt.shape[0], sum(counts))
             prev, cur = cur, nxt
             if after_layer is not None:
-                after_layer(depth, prev, cur, counts)
+                after_layer(depth, prev, cur, counts, (sum(made), expanded))
             if max_states is not None and prev.shape[0] + cur.shape[0] > max_states:
                 raise MemoryError(
                     f"breadth-first search stopped at depth {depth}: "
@@ -439,4 +449,4 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
         if pool is not None:
             pool.shutdown()
     return SortedResult(np.array(counts, dtype=np.int64), _key_states(cur, ffns, p, key_len), peak,
-                        time.perf_counter() - t0, phases)
+                        time.perf_counter() - t0, phases, sum(made), expanded)
