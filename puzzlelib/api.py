@@ -9,9 +9,10 @@ Each takes a puzzle object (:class:`~puzzlelib.SlidingPuzzle`,
 
 **Threads.** ``threads=None`` (the default everywhere) uses all of numba's threads, which is
 every core unless ``NUMBA_NUM_THREADS`` says otherwise; ``threads=1`` runs on one. Lengths,
-solutions, counts and moves are the same whatever the number. The node counts of a search that
-stops at its first solution on several threads can be larger than on one (other threads may
-have gone on past it): pass ``threads=1`` for counts that repeat exactly.
+solutions, counts, moves and node counts are the same whatever the number (a search that stops
+at its first solution counts the nodes the one-thread search generates before it). On a
+machine whose cores are busy with other work, each region shared among threads waits for all
+of them: ``threads=1`` is then quicker for small searches.
 
 **Timing.** ``stats.seconds`` is the search alone; ``stats.compile_seconds`` is what the call
 spent compiling kernels or loading them from numba's cache (0 once they are loaded in this

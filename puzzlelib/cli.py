@@ -345,6 +345,8 @@ def _solve(args):
     start = _start(args)
     puzzle = _puzzle(args, start)
     heuristic, reflect = args.heuristic, (False if args.no_reflect else None)
+    if heuristic == "manhattan" and args.method in ("bfs", "bidir", "iddfs"):
+        heuristic = None  # (earlier versions took the default heuristic with any method)
     if reflect is not None and args.puzzle != "sliding":
         raise PuzzleError("--no-reflect applies to sliding tiles' pattern databases")
     if reflect is not None and heuristic not in PARTITIONS:

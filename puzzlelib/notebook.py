@@ -1,10 +1,12 @@
 """What the notebooks share: where their results go, pictures of any puzzle's positions, and
 timings of a kernel side by side with the plain version.
 
-A notebook starts with ``nb = Notebook("01_8puzzle_bfs_iddfs")``: ``nb.small`` says whether it
-runs at the small size the tests use (``PUZZLELIB_SMALL=1``), ``nb.results`` is the folder its
-tables and figures go to (``PUZZLELIB_RESULTS``, else ``results/<name>`` beside ``notebooks/``),
-and ``nb.save_fig`` / ``nb.save_table`` write them there. Making a :class:`Notebook` also calls
+A notebook starts with ``nb = Notebook("01_8puzzle_bfs_iddfs")``: ``nb.mode`` says how big a
+run it is (``"small"``, what the tests run, ``PUZZLELIB_SMALL=1``; ``"full"``, what ``make
+reproduce`` runs, ``PUZZLELIB_SMALL=0``; ``"quick"`` when the variable is not set, as in
+JupyterLab), ``nb.results`` is the folder its tables and figures go to
+(``PUZZLELIB_RESULTS``, else ``results/<name>`` beside ``notebooks/``), and ``nb.save_fig`` /
+``nb.save_table`` write them there. Making a :class:`Notebook` also calls
 :func:`puzzlelib.tune`, as a program that runs many searches should.
 """
 
@@ -41,15 +43,20 @@ class Notebook:
 
     def __init__(self, name, root=None):
         self.name = name
-        self.small = os.environ.get("PUZZLELIB_SMALL", "0") == "1"
+        flag = os.environ.get("PUZZLELIB_SMALL")
+        self.mode = {"1": "small", "0": "full"}.get(flag, "quick")
+        self.small = self.mode == "small"
         root = Path(root) if root is not None else Path.cwd().parent
         self.results = Path(os.environ.get("PUZZLELIB_RESULTS") or root / "results" / name)
         self.results.mkdir(parents=True, exist_ok=True)
         tune()
 
-    def pick(self, full, small):
-        """``small`` in the small run, else ``full``."""
-        return small if self.small else full
+    def pick(self, full, small, quick=None):
+        """``small`` in the small run, ``quick`` (default: ``full``) in the quick one, else
+        ``full``."""
+        if self.mode == "small":
+            return small
+        return full if self.mode == "full" or quick is None else quick
 
     def save_fig(self, fig, name, dpi=120):
         """Save a matplotlib figure as ``<results>/<name>.png``."""
@@ -60,7 +67,7 @@ class Notebook:
         df.to_csv(self.results / f"{name}.csv", index=False)
 
     def __repr__(self):
-        return f"Notebook({self.name!r}, small={self.small}, results={str(self.results)!r})"
+        return f"Notebook({self.name!r}, mode={self.mode!r}, results={str(self.results)!r})"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -142,37 +149,42 @@ def side_by_side(kernel, plain=None, rounds=3, per_round=3):
 # ---------------------------------------------------------------------------------------------
 
 
-def draw_positions(puzzle, positions, titles=None, marks=None, ncols=8, unit=0.45, gap=0.7):
+def draw_positions(puzzle, positions, titles=None, marks=None, ncols=8, unit=0.45, gap=0.7,
+                   title=None):
     """Many positions of ``puzzle`` on one matplotlib figure, in rows of ``ncols`` (each drawn by
     the puzzle's own :meth:`~puzzlelib.domains.base.Puzzle.draw`); ``titles`` and ``marks``
-    one per position. Returns the figure."""
+    one per position, ``title`` over the figure. Returns the figure."""
     import matplotlib.pyplot as plt
 
     w, h = puzzle.footprint
     n = len(positions)
     nrows = math.ceil(n / ncols)
     width = min(ncols, n)
-    w_units, h_units = width * (w + gap) - gap, nrows * (h + 1.0)
+    row = h + 1.4  # a row of positions and the titles above it
+    w_units, h_units = width * (w + gap) - gap, nrows * row
     fig, ax = plt.subplots(figsize=(max(1.5, unit * w_units + 0.3), unit * h_units + 0.3))
     for k, pos in enumerate(positions):
         r, c = divmod(k, ncols)
-        puzzle.draw(ax, pos, c * (w + gap), r * (h + 1.0) + 0.8,
+        puzzle.draw(ax, pos, c * (w + gap), r * row + 1.1,
                     title=None if titles is None else titles[k],
                     mark=None if marks is None else marks[k])
     ax.set_xlim(-0.1, w_units + 0.1)
     ax.set_ylim(h_units + 0.1, 0)
     ax.set_aspect("equal")
     ax.axis("off")
+    if title is not None:
+        ax.set_title(title)
     return fig
 
 
-def draw_solution(result, ncols=10, every=1, unit=0.35):
+def draw_solution(result, ncols=10, every=1, unit=0.35, title=None):
     """The positions along a :class:`~puzzlelib.Result`'s solution (every ``every``-th, the
     last always), titled by the moves made so far. Returns the figure."""
     positions = result.positions()
     keep = sorted(set(range(0, len(positions), every)) | {len(positions) - 1})
     return draw_positions(result.puzzle, [positions[k] for k in keep],
-                          titles=[str(k) if k else "start" for k in keep], ncols=ncols, unit=unit)
+                          titles=[str(k) if k else "start" for k in keep], ncols=ncols, unit=unit,
+                          title=title)
 
 
 def plot_layers(counts, ax=None, label=None, log=False, **bar):

@@ -153,10 +153,11 @@ CursorFns = namedtuple("CursorFns", ["cursor", "next_move", "peek", "apply", "un
 KeyFns = namedtuple("KeyFns", ["key", "key_step", "unkey", "rank_after"], defaults=[None])
 
 
-# Typing a bundle of jitted functions costs numba about 0.1 ms on every call of a kernel that
-# takes one (each function's type is built anew: the dispatcher's fast path only knows arrays
-# and numbers), which was 0.8 ms of the 8-puzzle's 4 ms IDA* (one call per bound). The bundles
-# are few and live as long as their modules, so each one's numba type is worked out once.
+# Typing a bundle of jitted functions costs numba a tenth of a millisecond or so on every call
+# of a kernel that takes one (each function's type is built anew: the dispatcher's fast path
+# only knows arrays and numbers), a fifth of the 8-puzzle's IDA* when it was called once per
+# bound (benchmarks/RESULTS.md, "Constants"). The bundles are few and live as long as their modules, so each one's numba type
+# is worked out once.
 _BUNDLE_TYPES = {}
 
 

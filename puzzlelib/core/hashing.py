@@ -103,7 +103,7 @@ def _item_of(seq, i):
     return lambda seq, i: seq[i]
 
 
-@jit(inline="always")  # (inlined: 10% of the BFS over keys, side by side)
+@jit(inline="always")  # (inlined: a tenth of the BFS over keys (benchmarks/RESULTS.md, "Constants"))
 def perm_rank_skip(seq, length, skip, shift):
     """Lexicographic rank of the permutation read from ``seq[0:length]`` (an array, or an
     integer holding the items as 4-bit fields: see :func:`_item`) with position ``skip`` left

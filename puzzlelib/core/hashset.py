@@ -11,7 +11,7 @@ caller and are grown with :func:`grow_rows`.
 
 A hot loop inserts with :func:`has_room`, :func:`make_room` and :func:`put` rather than
 :func:`insert_hashed`: a call that returns arrays costs numba's reference counting on every
-insert (about 90 ns measured in the bidirectional search), while ``put`` returns nothing and
+insert (benchmarks/RESULTS.md, "Constants"), while ``put`` returns nothing and
 ``make_room`` runs only when the table grows.
 """
 
@@ -74,9 +74,9 @@ if sys.platform.startswith("linux"):
     def huge_pages(arr):
         """Ask Linux to back a fresh array of at least :data:`HUGE_PAGE_BYTES` with 2 MiB pages
         (``MADV_HUGEPAGE``, as numpy does for its own arrays), before anything is written to
-        it. A 4 KiB page costs a fault on its first write, 2.4 us on the 2-core machine of
-        the benchmarks: 17 ms of the 8x8 rotation search's 84 went to 7,000 of them. Only a
-        hint: where transparent huge pages are off, nothing changes."""
+        it: a 4 KiB page costs a fault on its first write, a fifth of the 8x8 rotation
+        search's time went to them (benchmarks/RESULTS.md, "Constants"). Only a hint: where transparent huge pages are off,
+        nothing changes."""
         if arr.nbytes >= HUGE_PAGE_BYTES:
             start = arr.ctypes.data
             first = (start + 4095) & ~4095
@@ -213,8 +213,8 @@ def grow_rows(arr, new_rows):
     """Copy of ``arr`` (1-D or 2-D, C-contiguous) with room for ``new_rows`` rows."""
     out = np.empty((new_rows,) + arr.shape[1:], dtype=arr.dtype)
     huge_pages(out)
-    # one flat loop: numba's 2-D slice assignment copied a pool of 64-byte rows at about
-    # 1 GB/s, so the doublings of the 8x8 rotation search's pools took 17 ms of its 108
+    # one flat loop: numba's 2-D slice assignment copied a pool of 64-byte rows slowly
+    # (benchmarks/RESULTS.md, "Constants")
     src = arr.reshape(arr.size)
     dst = out.reshape(out.size)
     for i in range(src.shape[0]):

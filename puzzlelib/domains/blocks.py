@@ -88,7 +88,7 @@ BlockParams = namedtuple(
         "goal",  # the goal cell of the daughter's top-left corner, or -1 (no goal)
         "mv",  # mv[m] = kind, cell, row, col, dr, dc, inverse move
         "probe",  # probe[m, shape]: a cell that must be empty for move m of that shape, or -1
-        # pattern-database heuristic (n_pdbs = 0: none); see puzzlelib.blockpdb
+        # pattern-database heuristic (n_pdbs = 0: none); see puzzlelib.pdb.blocks
         "n_pdbs",
         "image_len",  # bytes of an image row (1 + n_cells + 2 * regions)
         "pdb_info",  # pdb_info[i] = 1x2 pieces kept whole, 2x1 pieces kept whole, map mode
@@ -107,8 +107,7 @@ BlockParams = namedtuple(
     ],
 )
 # Kernel helpers take the few arrays and numbers they need, not ``params``: a call passing a
-# namedtuple of many arrays copies all of it (measured 2026-11-22: 570 ns a move with params
-# passed down three levels, against tens of ns without).
+# namedtuple of many arrays copies all of it (benchmarks/RESULTS.md, "Constants").
 
 
 @domain_fn
@@ -441,8 +440,7 @@ def _candidates(state, p, out):
     the same paths): under the unit and straight metrics, for each direction a piece can go,
     the distances up to the first blocked one; under the path metric, for each piece, the
     places one flood fill reaches, in increasing move numbers (one search per piece instead of
-    one per displacement: the classic 4x5's full BFS, path metric 84 -> 52 ms, straight 43 ->
-    33 ms, unit 32 -> 31 ms on 2 cores)."""
+    one per displacement (benchmarks/RESULTS.md, "Constants"))."""
     n = p.n_cells
     cols = p.cols
     rows = p.rows

@@ -68,10 +68,9 @@ def _turned_row(src, dst, y):
 @domain_fn
 def _turn_rows(words, x, y, h):
     """The 180-degree turn of the ``h`` x 7 rectangle at (x, y) on a grid of 8 columns held as
-    one word per row: row ``x + i`` gets row ``x + h - 1 - i`` reversed (measured with the
-    copy and the hash in the bidirectional search: 67 ns a move with cell pairs, 24 ns so;
-    the words written whole are also read whole by the hash, where the pairs' byte writes
-    stalled its word reads)."""
+    one word per row: row ``x + i`` gets row ``x + h - 1 - i`` reversed. The words written
+    whole are also read whole by the hash, where the cell pairs' byte writes stalled its word
+    reads (benchmarks/RESULTS.md, "Constants")."""
     a = x
     b = x + h - 1
     while a < b:

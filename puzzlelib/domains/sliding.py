@@ -17,7 +17,7 @@ Hash, chosen from the board; both are ``blank_cell * block + rank(tiles in readi
   requires.
 - repeated labels (indistinguishable tiles): swapping two equal tiles changes nothing, so both
   parities are one position and every arrangement is reachable; the tiles are ranked as a
-  multiset permutation (:func:`~puzzlelib.hashing.multiset_rank`), ``block = (n-1)! /
+  multiset permutation (:func:`~puzzlelib.core.hashing.multiset_rank`), ``block = (n-1)! /
   prod(multiplicity!)``, a minimal perfect hash onto ``n! / prod(multiplicity!)``.
 
 Either way a horizontal move leaves the tiles' reading order alone, so the neighbour's rank is
@@ -76,9 +76,9 @@ SlidingParams = namedtuple(
         "cls",  # cls[label]: the label's class for the multiset hash (repeated labels only)
         "class_label",  # class_label[c]: the label of class c
         "class_count",  # how many tiles carry each class's label
-        "radix",  # radices of the multiset hash (see puzzlelib.hashing.multiset_radix)
+        "radix",  # radices of the multiset hash (see puzzlelib.core.hashing.multiset_radix)
         "weights",  # radix[c] * C(j, o), the table of the long multiset rank
-        "mshift",  # tables of the one-word multiset rank (puzzlelib.hashing.multiset_tables)
+        "mshift",  # tables of the one-word multiset rank (puzzlelib.core.hashing.multiset_tables)
         "mupdate",
         "mweights",
         "scode",  # scode[label]: its code in the sparse index (the blank: 0)
@@ -113,7 +113,7 @@ HEURISTICS = ("manhattan", "linear-conflict", "none", "pdb555", "pdb663", "pdb78
 
 
 # ---------------------------------------------------------------------------------------------
-# jitted domain functions (see puzzlelib.domain for the contract)
+# jitted domain functions (see puzzlelib.core.contract for the contract)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -207,7 +207,7 @@ def _heuristic_lc(state, p):
 @domain_fn
 def _group_value(state, g, n, gsize, gtiles, tables, toffset, rcell, rlabel, mirrored):
     """Group ``g``'s database value: its tiles' cells (read from the state, or from the board
-    mirrored in its diagonal), ranked as a placement (see puzzlelib.domains.pattern)."""
+    mirrored in its diagonal), ranked as a placement (see puzzlelib.pdb.space)."""
     used = np.int64(0)
     r = np.int64(0)
     for i in range(gsize[g]):
@@ -223,9 +223,8 @@ def _group_value(state, g, n, gsize, gtiles, tables, toffset, rcell, rlabel, mir
 
 @domain_fn
 def _pdb_sums(state, at, n_groups):
-    """The groups' values summed, and the reflected groups' values summed, in one loop. (Two
-    loops, one per sum, then compared: a test function doing a move's lookups got about four
-    times slower, and a step about 12% slower, measured 2026-11-23.)"""
+    """The groups' values summed, and the reflected groups' values summed, in one loop (two
+    loops, one per sum, were slower (benchmarks/RESULTS.md, "Constants"))."""
     total = np.int64(0)
     other = np.int64(0)
     for g in range(n_groups):
@@ -305,10 +304,10 @@ def _step_pdb_dfs(state, m, p):
     keeps, after its groups' values, the move that made it and the two values that move
     replaced; a step that takes that move back (the search's undo, most often of a child its
     bound prunes) puts them back instead of looking them up again: half the lookups per node,
-    and on a big database each costs a cache miss (Korf's 100 with 7-8 and reflection on one
-    thread: 0.99 -> 0.85 s, measured 2026-11-23). Whatever the steps, the kept values are those
-    of the board the kept move's inverse leads to, so they are right to put back. Its states are
-    for depth-first search only: equal boards may differ in those bytes."""
+    and on a big database each costs a cache miss (benchmarks/RESULTS.md, "Constants").
+    Whatever the steps, the kept values are those of the board the kept move's inverse leads
+    to, so they are right to put back. Its states are for depth-first search only: equal boards
+    may differ in those bytes."""
     t = p.nbr[state[p.n_cells], m]
     if t < 0:
         return ILLEGAL
@@ -462,7 +461,7 @@ FNS_MULTISET_LONG = DomainFns(
 )
 
 
-# The cursor loop of depth-first search (puzzlelib.domain.CursorFns): the blank is the cursor.
+# The cursor loop of depth-first search (puzzlelib.core.contract.CursorFns): the blank is the cursor.
 # Its functions index with unsigned integers: numba makes a signed index that might be negative
 # count from the array's end, a few instructions per access in IDA*'s innermost loop (see
 # _dfs_bounded_cursor).

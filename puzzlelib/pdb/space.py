@@ -125,7 +125,7 @@ def _place(state, m, c, region_of_t, occ, p):
 
 
 # Two versions of the move, chosen in Python (a fallback branch inside one hot function keeps
-# LLVM from inlining it, which measured 3x slower): the region read from a table on boards of
+# LLVM from inlining it, several times slower (benchmarks/RESULTS.md, "Constants")): the region read from a table on boards of
 # at most TABLE_CELLS cells, else flood-filled.
 
 

@@ -1,6 +1,6 @@
 """A* (and greedy best-first) search on whole states.
 
-Nodes live in a :mod:`.statetable` set (the closed and open sets together, keyed by the whole
+Nodes live in a :mod:`puzzlelib.core.hashset` set (the closed and open sets together, keyed by the whole
 state); a binary heap orders them by ``f = weight_g * g + h``, ties broken towards larger ``g``
 (deeper nodes first). ``weight_g = 1`` is A*, optimal with an admissible heuristic;
 ``weight_g = 0`` is greedy best-first search (``f = h``): fast, not optimal.

@@ -12,16 +12,16 @@ One driver (:func:`_meet`) runs the search over three kinds of *side*, each with
 of expanding a layer, so the rule, the order and the results (statuses, layer ends, stored
 count, path) are the same for all three kernels:
 
-- :func:`_bidirectional` stores whole states in hash sets (see :mod:`.statetable`), so the
-  search needs no perfect hash and works on spaces far too large to rank (4x4 boards and
-  larger, the rotation puzzle);
+- :func:`_bidirectional` stores whole states in hash sets (see :mod:`puzzlelib.core.hashset`),
+  so the search needs no perfect hash and works on spaces far too large to rank (4x4 boards
+  and larger, the rotation puzzle);
 - :func:`_bidirectional_table`, for domains with a perfect hash small enough to tabulate, marks
   each side's positions in a ``uint8`` distance table indexed by rank: a lookup is one byte
-  (the 8-puzzle's start: 0.8 ms against 3.0 ms with hash sets);
+  instead of a hash-set probe that compares whole states;
 - :func:`_bidirectional_keys`, for domains whose positions fit in 64 bits
-  (:class:`~puzzlelib.domain.KeyFns`: sliding-tile boards of at most 15 cells), keeps each
-  side's positions as keys in a hash set of integers and makes a child's key from its parent's
-  (the 8-puzzle's start: 0.51 ms).
+  (:class:`~puzzlelib.core.contract.KeyFns`: sliding-tile boards of at most 15 cells), keeps
+  each side's positions as keys in a hash set of integers and makes a child's key from its
+  parent's, the quickest of the three where it applies.
 
 ``max_depth`` caps ``a + b``; moves must be reversible (``inverse``) so the backward side can
 use the same move generator.
@@ -64,8 +64,7 @@ FOUND, NOT_WITHIN_DEPTH, STATE_LIMIT, EXHAUSTED = 0, 1, 2, 3
 
 
 #: Parents expanded together: their children are made and hashed first, then looked up in
-#: order (measured on the 8x8 rotation worst case, side by side: one parent at a time 76 ms,
-#: batches of 4 67 ms, of 16 or 64 65 ms).
+#: order (benchmarks/RESULTS.md, "Constants").
 BATCH = 16
 
 
@@ -81,7 +80,7 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
     time, so the result is the same. Making a batch's children apart from looking them up lets
     the processor overlap the lookups' cache misses (each table is megabytes), and the other
     side's slots are prefetched while the children are made. Prefetching this side's slots
-    too was slower (78 ms against 65 on the 8x8 worst case, repeatedly; not understood).
+    too was slower (benchmarks/RESULTS.md, "Constants").
     ``tally`` counts the children generated and the parents expanded."""
     L = p.state_len
     cap = BATCH * p.n_moves
@@ -296,10 +295,8 @@ def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, 
     (when ``look``) looked up in the other side's table. Returns the new row count and the
     meeting as (row on this side, rank), or (-1, -1).
 
-    Each child is made in place from a copy of its parent and undone with the inverse move
-    (on the 8-puzzle, side by side: 0.75 ms against 0.87 ms with a fresh copy of the parent
-    for every move; a faster loop is out of reach here: making the 17,244 children alone,
-    steps and ranks with no table, takes about 0.5 ms on the same machine)."""
+    Each child is made in place from a copy of its parent and undone with the inverse move,
+    quicker than a fresh copy of the parent for every move (benchmarks/RESULTS.md, "Constants")."""
     L = p.state_len
     state = np.empty(L, dtype=np.uint8)
     made = 0
@@ -386,7 +383,7 @@ def _find_row(ranks, n, r):
 @kernel
 def _bidirectional_table(start, goal, fns, p, n_ranks, max_depth, max_states, bound0=-1):
     """:func:`_bidirectional` over two ``uint8`` distance tables of ``n_ranks`` entries, one per
-    side (:data:`~puzzlelib.domain.UNSEEN` until reached), for domains with a perfect hash
+    side (:data:`~puzzlelib.core.contract.UNSEEN` until reached), for domains with a perfect hash
     (``fns.rank``, ``fns.rank_after``): a lookup is one byte read instead of a hash-set probe
     that compares whole states. ``start`` and ``goal`` must lie in the space the hash ranks
     (for distinct sliding tiles: the same parity class, which the API checks first).
@@ -415,8 +412,7 @@ def _bidirectional_table(start, goal, fns, p, n_ranks, max_depth, max_states, bo
 
 #: Slots each side's key set starts with, and rows: room for the 8-puzzle's sides (about 8,500
 #: positions each) without growing. A set is kept at most half full (it doubles when it would
-#: not be); the 8-puzzle's start, side by side: 0.55 ms from 2**16 slots, 0.62 ms from 2**15
-#: (more probes), 0.80 ms from 2**14.
+#: not be); fewer slots to start with mean more probes (benchmarks/RESULTS.md, "Constants").
 FIRST_SLOTS = 1 << 16
 FIRST_KEY_ROWS = 1 << 14
 _EMPTY = -1  # an empty slot (no key is -1)
@@ -482,9 +478,8 @@ def _key_regrow(slots):
 
 #: Parents expanded between two checks that the rows and the key set have room for all
 #: their children (growing them inside the loop over children made numba count references to
-#: every array at each child: 1.5 ms against 0.6 ms on the 8-puzzle's start). Their children's
-#: keys are made and prefetched together, then looked up (0.55 -> 0.51 ms; 64 parents at a
-#: time did as well, 16 worse).
+#: every array at each child). Their children's keys are made and prefetched together, then
+#: looked up (benchmarks/RESULTS.md, "Constants").
 KEY_CHUNK = 256
 
 
@@ -585,7 +580,7 @@ def _key_side(root, kfns, p):
 
 @kernel
 def _bidirectional_keys(start, goal, fns, kfns, p, max_depth, max_states, bound0=-1):
-    """:func:`_bidirectional` over 64-bit keys (``kfns``, a :class:`~puzzlelib.domain.KeyFns`),
+    """:func:`_bidirectional` over 64-bit keys (``kfns``, a :class:`~puzzlelib.core.contract.KeyFns`),
     for domains whose positions fit in one: each side keeps its positions as rows of keys and a
     hash set of them, and a child's key is made from its parent's (``key_step``), with no state
     array copied, no move undone and nothing ranked. The search itself is :func:`_meet`'s, as

@@ -1,7 +1,7 @@
 """Breadth-first search layer by layer on whole states, keeping only the layers it needs.
 
 For spaces with no perfect hash (block puzzles, relaxed puzzles of pattern databases), each
-layer is a :mod:`.statetable` hash set of whole states. When every move can be undone, a
+layer is a :mod:`puzzlelib.core.hashset` hash set of whole states. When every move can be undone, a
 neighbour of a position at depth ``d`` lies at depth ``d - 1``, ``d`` or ``d + 1``; so a new
 position is recognised by looking it up in the previous, the current and the next layer only,
 and older layers can be dropped ("frontier search"): memory is a few layers, not the whole
@@ -9,7 +9,7 @@ space. Kept layers (``keep_all``) also give a shortest path, by following each s
 in the layer before.
 
 States are stored as keys, and only the moves a domain lists as candidates are tried: a domain
-that offers them passes its :class:`~puzzlelib.domain.FrontierFns` (a 6x7 block puzzle's
+that offers them passes its :class:`~puzzlelib.core.contract.FrontierFns` (a 6x7 block puzzle's
 position in 7 bytes instead of 43, and a few dozen of its several hundred move numbers);
 without them a state is its own key and every move number is tried.
 
@@ -113,7 +113,7 @@ def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ff
                 if n == parent.shape[0]:
                     parent = grow_rows(parent, 2 * n)
                     move = grow_rows(move, 2 * n)
-                if not has_room(slots, pool, n, 1):  # (growing only here: see statetable)
+                if not has_room(slots, pool, n, 1):  # (growing only here: see core.hashset)
                     slots, pool = make_room(slots, pool, n, 1)
                 put(slots, pool, n, key, h)
                 parent[n] = idx
@@ -139,8 +139,8 @@ def _goal_in(pool, n, fns, ffns, p):
 @kernel
 def _bfs_in_one_call(starts, fns, ffns, p, key_len, stop_at_goal, keep_all, max_depth):
     """The whole search in one compiled call (no progress, no per-layer callback): the same
-    layers as :func:`frontier_bfs`, without a Python round trip per layer (0.2 ms each, which
-    was half the time of the classic 4x5 puzzle's 167 layers).
+    layers as :func:`frontier_bfs`, without a Python round trip per layer (which took half the
+    time of the classic 4x5 puzzle's search).
 
     Returns (counts, deepest layer, goal depth or -1, moves, index of the start, peak bytes,
     children generated, positions expanded). With ``keep_all`` every layer is copied into one

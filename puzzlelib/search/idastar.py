@@ -35,32 +35,21 @@ FOUND, EXHAUSTED, NODE_LIMIT = 0, 1, 2
 #: The parallel pass splits the tree into about one subtree per this many nodes of the pass
 #: before it (the next pass is several times bigger), at least :data:`SPLIT_MIN_SUBTREES` and
 #: at most :data:`SPLIT_SUBTREES` (when the bound allows). Each subtree costs a few
-#: microseconds to set up: measured 2026-11-24 on 2 cores, the 8-puzzle's IDA* with Manhattan
-#: (last pass 82,270 nodes, split after one of 17,903) took 0.80 ms on two threads with 256
-#: subtrees, 0.76 with 64 and 0.69 with 16 (1.05 ms on one thread).
+#: microseconds to set up, so a small pass is split into few (benchmarks/RESULTS.md, "Constants").
 SPLIT_NODES_PER_SUBTREE = 1 << 10
 SPLIT_MIN_SUBTREES = 16
 SPLIT_SUBTREES = 256
 #: ... and is used only for bounds at least this large (small ones finish in microseconds)...
 SPLIT_MIN_BOUND = 12
 #: ... and only after a pass that generated at least this many nodes: the next one is then
-#: several times bigger (the 8-puzzle's IDA* with Manhattan: 17,903 nodes at bound 29, then
-#: 82,270 at 31, 1.85 ms on one thread, 1.07 ms shared on two; the split costs about 0.3 ms).
-#: Measured 2026-11-23 on 2 cores, that whole search took 1.65 ms on two threads against
-#: 2.23 ms on one with a rule of 2**14, 2.22 ms with a rule of 2**20. The price is paid on a
-#: busy machine, where a parallel region waits for every thread to be scheduled: with another
-#: process using a core, 3.9 ms (at worst 18.6) against 2.4 (at worst 6.5) with 2**20; pass
-#: ``threads=1`` there. Lowered to 2**11 on 2026-11-25, which also shares the pass at bound 29
-#: (17,903 nodes, after one of 3,259): 0.65-0.68 ms against 0.72 ms with 2**14 (thresholds
-#: taken in turn in one process, two processes), and 0.65-0.76 ms against 0.88-1.00 ms in the
-#: benchmark's order (a run of the plain version, an untimed call, two timed; three processes
-#: each, alternating); 2**12 and 2**13 change nothing there, 2**10 and 2**9 no more than 2**11.
+#: several times bigger, and worth sharing (the 8-puzzle's passes at bounds 29 and 31 are). The
+#: price is paid on a busy machine, where a parallel region waits for every thread to be
+#: scheduled; pass ``threads=1`` there (benchmarks/RESULTS.md, "Constants").
 SPLIT_MIN_NODES = 1 << 11
 #: :func:`_deepen_batch` hands a search over after a pass of at least this many nodes. Far
 #: more than :data:`SPLIT_MIN_NODES`: a batch keeps all threads busy with whole searches, and
-#: entering a parallel region costs up to 30-40 ms on a busy 2-core machine (measured
-#: 2026-11-22: Korf's 100 with the 7-8 PDB, a few passes of a few thousand nodes each, took
-#: 19 s on 2 threads against 1.1 s on one when every pass was shared among threads).
+#: entering a parallel region costs tens of milliseconds on a busy machine, far more than the
+#: passes of Korf's 100 with the 7-8 databases take (benchmarks/RESULTS.md, "Constants").
 HAND_OVER_NODES = 1 << 20
 
 
@@ -71,10 +60,10 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
     ``last`` (-1 at the root). ``state`` is restored on return.
 
     Without ``ffns`` every move number is tried and a move is undone by its inverse (the
-    sliding-tile hot loop). With a domain's :class:`~puzzlelib.domain.FrontierFns` (block
+    sliding-tile hot loop). With a domain's :class:`~puzzlelib.core.contract.FrontierFns` (block
     puzzles: hundreds of move numbers, a few dozen worth trying, and a heuristic looked up in
     pattern databases) see :func:`_dfs_bounded_candidates`; with its
-    :class:`~puzzlelib.domain.CursorFns` (sliding tiles), :func:`_dfs_bounded_cursor`.
+    :class:`~puzzlelib.core.contract.CursorFns` (sliding tiles), :func:`_dfs_bounded_cursor`.
 
     ``tt``: a transposition table (:func:`new_transpositions`; with ``ffns`` only).
 
@@ -160,7 +149,7 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
 @kernel
 def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path, node_budget,
                             ffns, tt=None):
-    """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.domain.FrontierFns`: each
+    """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.core.contract.FrontierFns`: each
     state's candidate moves are listed once when it is entered, and a child is made on a copy
     of its parent (one row per depth) instead of in place, so nothing is ever undone. Undoing a
     block-puzzle move would look the pattern databases up again; a copy is a few dozen bytes.
@@ -287,21 +276,15 @@ def _seen_before(tt, state, g):
 
 @kernel
 def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, cfns):
-    """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.domain.CursorFns`: the cursor
+    """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.core.contract.CursorFns`: the cursor
     (the blank) stays in a register, only legal moves are listed, and a child is looked at
     (``peek``) before it is made, so one pruned by the bound costs no move and no undo, and a
     child at the bound is made only when it may be the goal. Same tree, same order, same
-    results as :func:`_dfs_bounded`.
-
-    Measured on three of Korf's instances with Manhattan distance (2026-11-23, one thread, CPU
-    time, side by side): 38.9-39.4 M nodes a second with :func:`_dfs_bounded`, 47.8-48.1 M with
-    this loop.
+    results as :func:`_dfs_bounded`, and faster (benchmarks/RESULTS.md, "Constants").
 
     The stack's arrays are indexed with unsigned integers, as are the tables of the sliding
     board's cursor functions: numba makes a signed index that might be negative count from the
-    array's end, a few instructions per access and a dozen accesses per node. The 8-puzzle's
-    IDA* with Manhattan (2026-11-25, the benchmark's order, three processes each, alternating):
-    0.56-0.59 ms against 0.76-0.86 ms on two threads."""
+    array's end, a few instructions per access and a dozen accesses per node."""
     bound -= g0
     max_depth = bound
     over = np.int64(1) << 62
@@ -654,8 +637,8 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     fills it gives the next a bigger one; the passes then run one per call.
 
     The passes on one thread run in one call of :func:`_deepen_passes` when nobody watches
-    (each call of a kernel costs some 30 us of typing its arguments: a fifth of the 8-puzzle's
-    IDA* passes below its last one).
+    (each call of a kernel costs the typing of its arguments, a large share of a small
+    search's passes).
 
     Returns a :class:`DeepeningResult`."""
     if parallel:

@@ -1,6 +1,6 @@
 """Layered breadth-first search over a ``uint8`` distance table indexed by rank.
 
-``dist[r]`` holds the depth of the position whose rank is ``r`` (:data:`~puzzlelib.domain.UNSEEN`
+``dist[r]`` holds the depth of the position whose rank is ``r`` (:data:`~puzzlelib.core.contract.UNSEEN`
 until reached); the table decides what is new, one byte per position. Two ways to make layer
 ``d + 1`` from layer ``d``:
 
@@ -12,7 +12,7 @@ until reached); the table decides what is new, one byte per position. Two ways t
   grouped by bucket and expanded in parallel, one task per *target* bucket. A position's table
   entry is then only touched by the task that owns its bucket: no races, no duplicates, and
   the counts are exact whatever the number of threads. A domain whose positions fit in 64-bit
-  keys that also give its rank (:class:`~puzzlelib.domain.KeyFns` with ``rank_after``: sliding
+  keys that also give its rank (:class:`~puzzlelib.core.contract.KeyFns` with ``rank_after``: sliding
   tiles of at most 15 cells, distinct) has its lists kept as keys: a child's key is a few
   integer operations on its parent's, with no state copied. Layers below
   :data:`PARALLEL_MIN_LAYER` positions are expanded on one thread; unless a progress bar is
@@ -38,16 +38,13 @@ from .workshare import new_counter, start_threads, take, workers
 CHUNK = 1 << 14
 #: Without buckets, tables at least this large are scanned, layer by layer, in parallel chunks
 #: of ``CHUNK`` entries (one byte a position and nothing else); smaller ones use one list of
-#: states per layer on one thread. With buckets the lists are always used: measured on 2 cores
-#: (2026-11-22), the 2x5 board's 1,814,400 positions take 0.07 s with bucketed lists, 0.39 s
-#: with the scan, and the 3x4 board's 239,500,800 about 22 s, in under 2 GiB.
+#: states per layer on one thread. With buckets the lists are always used: they are several
+#: times faster than the scan (benchmarks/RESULTS.md, "Constants").
 PARALLEL_MIN_TABLE = 1 << 26
-#: Layers with fewer positions than this are expanded on one thread. Measured 2026-11-23 on 2
-#: cores, the 8-puzzle's whole table: 7.45 ms on two threads with this threshold (its 17
-#: layers of 4,096 positions or more shared), 10.6 ms on one or with a threshold of 2**15.
-#: The price is paid on a busy machine, where each parallel region waits for every thread to
-#: be scheduled: with another process using a core, 15.2 ms (at worst 136) against 10.4 (at
-#: worst 13) with 2**15; pass ``threads=1`` there.
+#: Layers with fewer positions than this are expanded on one thread: below it a parallel
+#: region costs more than it saves (the 8-puzzle's table shares its 17 largest layers). The
+#: price is paid on a busy machine, where each parallel region waits for every thread to be
+#: scheduled; pass ``threads=1`` there (benchmarks/RESULTS.md, "Constants").
 PARALLEL_MIN_LAYER = 1 << 12
 #: Layers needing room for at most this many positions are made without a memory check
 #: (about 100 MiB of rows on the 4x4 board), several per call.
@@ -169,14 +166,12 @@ def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr,
 def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p, nk, nr, nm,
                       k):
     """:func:`_expand_into` over layer lists of keys (``kfns``, a
-    :class:`~puzzlelib.domain.KeyFns` with ``rank_after``): each child's key is made from its
+    :class:`~puzzlelib.core.contract.KeyFns` with ``rank_after``): each child's key is made from its
     parent's and its rank read from the key, with no state copied or stepped. Same positions,
     same order, same rows.
 
     Its arrays are indexed with unsigned integers: numba makes a signed index that might be
-    negative count from the array's end, a few instructions per access. The 8-puzzle's full
-    table (2026-11-25, alternating processes, a quiet hour): 2.35-2.38 ms against 2.66-2.86 ms
-    after a run of the plain version, 2.32-2.35 against 2.57-2.78 in a loop."""
+    negative count from the array's end, a few instructions per access."""
     nb = lo.shape[0]
     generated = 0
     for s in range(nb):
@@ -289,8 +284,8 @@ def _list_bytes(fs, fr, fm):
 @kernel
 def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p, max_layers,
                    min_par, stop_rank, max_rows):
-    """Layer after layer in one call (each call of a kernel from Python costs some 30 us of
-    typing its arguments: a tenth of the 8-puzzle's whole search when made once a layer), at
+    """Layer after layer in one call (each call of a kernel from Python costs the typing of
+    its arguments, a large share of a small search when made once a layer), at
     most ``max_layers`` of them, until the layer that reaches ``stop_rank`` (if ``>= 0``) or an
     empty one, and before any layer after the first that would need room for more than
     ``max_rows`` positions (the caller checks the memory for those). A layer of ``min_par``

@@ -361,7 +361,7 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
     """Breadth-first search from every start, each layer a sorted array of 64-bit keys.
 
     ``starts``: states (a 2-D ``uint8`` array, or one state) or their keys (a 1-D ``uint64``
-    array). ``ffns``: the domain's :class:`~puzzlelib.domain.FrontierFns`; its ``p.key_len``
+    array). ``ffns``: the domain's :class:`~puzzlelib.core.contract.FrontierFns`; its ``p.key_len``
     must be at most 8 (without ``ffns`` a state is its own key, so ``p.state_len`` must be).
     ``bits``: the keys' width, if known to be under 64 (a radix sort pass fewer).
     ``progress(depth, layer_size, total)`` is called after each layer and ``on_layer(depth,

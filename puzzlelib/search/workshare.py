@@ -2,10 +2,10 @@
 
 ``prange`` gives each thread one fixed run of the iterations, decided before any runs. With
 numba's ``omp`` threading layer even :func:`numba.parallel_chunksize` keeps it so: the chunks
-are still dealt out in fixed runs (seen 2026-11-23 with numba 0.68: the 288 subtrees of a
-15-puzzle pass split 144/144 between 2 threads, one thread generating 2.1 million nodes and the
-other 0.35 million, whatever the chunk size). Subtrees of a depth-first pass, or searches of a
-batch, differ in size by orders of magnitude, so a fixed share leaves a thread idle.
+are still dealt out in fixed runs, one half of a pass's subtrees to each of two threads
+whatever the chunk size (benchmarks/RESULTS.md, "Constants"). Subtrees of a depth-first pass,
+or searches of a batch, differ in size by orders of magnitude, so a fixed share leaves a
+thread idle.
 
 Here each thread runs one *worker* (``prange`` over the workers), and a worker takes the next
 task number from a shared counter, with an atomic add, until none are left::
