@@ -17,7 +17,7 @@ import statistics
 
 import numba
 
-from puzzlelib import layers
+from puzzlelib import SlidingPuzzle, layers
 
 from ._common import write_csv
 
@@ -32,8 +32,9 @@ BIG = {
 
 
 def time_layers(size, start, threads, repeat):
-    runs = [layers(start, size=size, threads=threads, progress=False) for _ in range(repeat)]
-    return statistics.median(r.seconds for r in runs), runs[-1]
+    runs = [layers(SlidingPuzzle(size), start, threads=threads, progress=False)
+            for _ in range(repeat)]
+    return statistics.median(r.stats.seconds for r in runs), runs[-1]
 
 
 def main(argv=None):
@@ -71,17 +72,17 @@ def main(argv=None):
     rows = []
     for name, (size, start, total, depth) in cases.items():
         repeat = args.repeat if name in PROBLEMS else 1
-        layers(start, size=size, progress=False)  # compile, and a first run (page faults, caches)
+        layers(SlidingPuzzle(size), start, progress=False)  # compile; a first run (faults, caches)
         base = None
         for t in threads:
             med, lay = time_layers(size, start, t, repeat)
             assert (lay.total, lay.max_depth) == (total, depth), (name, lay.total, lay.max_depth)
             base = base or med
             c = c_times.get(name)
-            rows.append((name, t, med, base / med, c, c / med if c else None, lay.compile_seconds))
+            rows.append((name, t, med, base / med, c, c / med if c else None, lay.stats.compile_seconds))
             vs_c = f"   C/ours {c / med:5.1f}x" if c else ""
             print(f"{name:9s} threads {t:2d}  {med:8.3f} s   speed-up {base / med:4.2f}x{vs_c}"
-                  f"   compile {lay.compile_seconds:.1f} s", flush=True)
+                  f"   compile {lay.stats.compile_seconds:.1f} s", flush=True)
     if args.breakdown:
         breakdown()
     if args.csv:
@@ -102,7 +103,7 @@ def breakdown():
     from puzzlelib.domains.sliding import SlidingPuzzle
 
     size, start, _, _ = PROBLEMS["problem2"]
-    lay = layers(start, size=size)
+    lay = layers(SlidingPuzzle(size), start)
     puz = SlidingPuzzle(4, 4, goal=[int(x) for x in start.split()], heuristic="none")
     fns, p = puz.fns, puz.params
     depth = int(np.argmax(lay.counts))
@@ -146,7 +147,7 @@ def breakdown():
     bandwidth = 2 * a.nbytes / statistics.median(ts)  # read + write
     row = p.state_len + 8 + 1  # state, rank, move
     moved = lay.total * row * (2 + 3)  # written twice (expand, pack), read ~3 times as a parent
-    t2 = statistics.median(layers(start, size=size).seconds for _ in range(3))
+    t2 = statistics.median(layers(SlidingPuzzle(size), start).stats.seconds for _ in range(3))
     print(f"\nmemory: one thread copies {bandwidth / 1e9:.1f} GB/s (read + write); the layer "
           f"lists of problem 2 move about {moved / 1e9:.2f} GB in {t2:.2f} s "
           f"({moved / t2 / 1e9:.1f} GB/s, {100 * moved / t2 / bandwidth:.0f}% of that), plus "

@@ -29,10 +29,11 @@ import time
 
 import numba
 
-from puzzlelib import layers, solve, teaching
+from puzzlelib import SlidingPuzzle, layers, solve, teaching
 
 START = (8, 6, 7, 2, 5, 4, 3, 0, 1)
 GOAL = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+EIGHT = SlidingPuzzle("3x3")
 
 
 def _median_time(fn, repeat):
@@ -48,23 +49,25 @@ def _median_time(fn, repeat):
 def experiments():
     """(name, kernel call returning (result, search seconds), plain-Python call, what to compare)."""
     return [
-        ("bfs", lambda: solve(START, method="bfs"), lambda: teaching.bfs(START, GOAL, 3, 3),
+        ("bfs", lambda: solve(EIGHT, START, method="bfs"), lambda: teaching.bfs(START, GOAL, 3, 3),
          lambda k, p: k.length == len(p[0]) == 31),
-        ("bidir", lambda: solve(START, method="bidir"),
+        ("bidir", lambda: solve(EIGHT, START, method="bidir"),
          lambda: teaching.bidirectional_bfs(START, GOAL, 3, 3),
          lambda k, p: k.length == len(p[0]) == 31),
-        ("longest", lambda: layers(GOAL), lambda: teaching.layers(GOAL, 3, 3),
+        ("longest", lambda: layers(EIGHT, GOAL), lambda: teaching.layers(GOAL, 3, 3),
          lambda k, p: k.counts == p[0] and k.n_farthest == len(p[1]) == 2),
-        ("iddfs", lambda: solve(START, method="iddfs", all_solutions=True, threads=None),
+        ("iddfs", lambda: solve(EIGHT, START, method="iddfs", all_solutions=True),
          lambda: teaching.iddfs(START, GOAL, 3, 3),
-         lambda k, p: (k.length, k.solutions, k.nodes) == (31, 40, p[3])),
-        ("iddfs_1thread", lambda: solve(START, method="iddfs", all_solutions=True),
+         lambda k, p: (k.length, k.solutions, k.stats.generated) == (31, 40, p[3])),
+        ("iddfs_1thread", lambda: solve(EIGHT, START, method="iddfs", all_solutions=True,
+                                        threads=1),
          None, None),
-        ("iddfs_lower_bound", lambda: solve(START, method="idastar", all_solutions=True,
-                                            threads=None),
+        ("iddfs_lower_bound", lambda: solve(EIGHT, START, method="idastar",
+                                            all_solutions=True),
          lambda: teaching.iddfs(START, GOAL, 3, 3, lower_bound=True),
-         lambda k, p: (k.length, k.solutions, k.nodes) == (31, 40, p[3])),
-        ("iddfs_lower_bound_1thread", lambda: solve(START, method="idastar", all_solutions=True),
+         lambda k, p: (k.length, k.solutions, k.stats.generated) == (31, 40, p[3])),
+        ("iddfs_lower_bound_1thread", lambda: solve(EIGHT, START, method="idastar",
+                                                    all_solutions=True, threads=1),
          None, None),
     ]
 
@@ -83,7 +86,7 @@ def main(argv=None):
           f"Python {platform.python_version()}")
     rows = []
     for name, kernel, plain, agree in experiments():
-        kernel()  # compiles, then one untimed run: first-touch page faults, caches
+        first = kernel()  # compiles, then one untimed run: first-touch page faults, caches
         skipped = plain is None or (args.skip_slow and name == "iddfs")
         rounds = 1 if skipped or name == "iddfs" else max(1, args.python_repeat)
         per_round = max(1, -(-args.repeat // rounds))  # kernel runs per round, rounded up
@@ -98,9 +101,9 @@ def main(argv=None):
             batch = [kernel() for _ in range(per_round)]
             runs.extend(batch)
             if not skipped:
-                round_ratios.append(t_plain / statistics.median(r.seconds for r in batch))
-        k_med = statistics.median(r.seconds for r in runs)
-        compile_s = runs[-1].compile_seconds
+                round_ratios.append(t_plain / statistics.median(r.stats.seconds for r in batch))
+        k_med = statistics.median(r.stats.seconds for r in runs)
+        compile_s = first.stats.compile_seconds
         if skipped:
             p_med = None
         else:

@@ -31,13 +31,22 @@ import statistics
 import time
 from pathlib import Path
 
-from puzzlelib.blocks import CLASSIC, block_layers, block_pdb, block_pdbs, block_solve
+from puzzlelib import CLASSIC, layers, pattern_databases, solve
 from puzzlelib.domains.blocks import FNS, FRONTIER, BlockPuzzle
 from puzzlelib.search.frontier import frontier_bfs
 
 from ._common import write_csv
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "blocks"
+
+
+def block_solve(text, goal=None, metric="straight", pdb=None, **kwargs):
+    """``solve`` on a board's own block puzzle, from the board."""
+    return solve(BlockPuzzle(text, metric=metric, goal=goal), text, heuristic=pdb, **kwargs)
+
+
+def block_layers(text, metric="straight"):
+    return layers(BlockPuzzle(text, metric=metric, goal=False))
 
 
 STARTS = {"6x7": ("start_6x7.txt", None, "36-0-0-f"), "7x8": ("start_7x8.txt", (6, 2), "50-0-0-f")}
@@ -48,7 +57,8 @@ def designed_start(size, csv_path, max_states=450_000_000):
     text = (DATA / name).read_text()
     t0 = time.perf_counter()
     ast = block_solve(text, goal=goal, method="astar", pdb=pdb)
-    print(f"{size} start: A* {pdb}: {ast.length} moves, {ast.seconds:.2f} s, {ast.nodes:,} expanded "
+    print(f"{size} start: A* {pdb}: {ast.length} moves, {ast.stats.seconds:.2f} s, "
+          f"{ast.stats.expanded:,} expanded "
           f"(PDB {ast.extra['pdb_seconds']:.1f} s, first call {time.perf_counter() - t0:.1f} s)",
           flush=True)
     last = [time.perf_counter()]
@@ -71,7 +81,7 @@ def designed_start(size, csv_path, max_states=450_000_000):
     except MemoryError as e:  # a lower bound on BFS's time, then
         secs = time.perf_counter() - t_bfs
         print(f"{size} start: {e}; BFS had reached depth {seen[0]} ({seen[1]:,} positions) in "
-              f"{secs:.0f} s: A* is more than {secs / ast.seconds:.0f}x faster")
+              f"{secs:.0f} s: A* is more than {secs / ast.stats.seconds:.0f}x faster")
         if csv_path:
             write_csv(csv_path, HEADER, [[f"{size} start", "bfs", "", "", secs, seen[1], "",
                                           f"stopped at depth {seen[0]}: over {max_states:,} states"],
@@ -79,7 +89,7 @@ def designed_start(size, csv_path, max_states=450_000_000):
         return 1
     print(f"{size} start: BFS reaches the goal at depth {bfs.goal_depth} in {bfs.seconds:.1f} s, "
           f"{bfs.total:,} positions, {bfs.peak_bytes / 2**30:.2f} GiB; "
-          f"A* {bfs.seconds / ast.seconds:.0f}x faster")
+          f"A* {bfs.seconds / ast.stats.seconds:.0f}x faster")
     if csv_path:
         write_csv(csv_path, HEADER, [[f"{size} start", "bfs", "", bfs.goal_depth, bfs.seconds,
                                       bfs.total, bfs.peak_bytes, "finished"],
@@ -91,8 +101,8 @@ HEADER = ["instance", "method", "pdb", "length", "seconds", "nodes", "memory_byt
 
 
 def _astar_row(size, pdb, ast):
-    return [f"{size} start", "astar", pdb, ast.length, ast.seconds, ast.nodes,
-            ast.extra["memory_bytes"], "finished"]
+    return [f"{size} start", "astar", pdb, ast.length, ast.stats.seconds, ast.stats.expanded,
+            ast.stats.memory_bytes, "finished"]
 
 
 class _OutOfTime(Exception):
@@ -106,7 +116,7 @@ def _timed_idastar(text, goal, pdb, seconds, length):
     t0 = time.perf_counter()
     seen = [0, 0]
 
-    def check(bound, n, total):
+    def check(bound, total):
         seen[:] = [bound, total]
         if time.perf_counter() - t0 > seconds and bound < length:
             raise _OutOfTime
@@ -116,7 +126,7 @@ def _timed_idastar(text, goal, pdb, seconds, length):
     except _OutOfTime:
         return False, time.perf_counter() - t0, seen[1], seen[0]
     assert sol.length == length  # both optimal
-    return True, sol.seconds, sol.nodes, sol.length
+    return True, sol.stats.seconds, sol.stats.generated, sol.length
 
 
 def tables(size, names, csv_path, ida_seconds, cached=False):
@@ -124,10 +134,10 @@ def tables(size, names, csv_path, ida_seconds, cached=False):
     text = (DATA / name).read_text()
     out = []
     t0 = time.perf_counter()
-    block_pdb(CLASSIC, "14-0-0-f", cache=False)  # compile the build's kernels: not timed below
+    pattern_databases(BlockPuzzle(CLASSIC), "14-0-0-f", cache=False)  # compile: not timed below
     block_solve(CLASSIC, method="astar", pdb="14-0-0-f")
     print(f"compile (PDB build, A*): {time.perf_counter() - t0:.1f} s", flush=True)
-    dbs = block_pdbs(text, names, goal=goal, cache=cached, progress=True)
+    dbs = pattern_databases(BlockPuzzle(text, goal=goal), names, cache=cached, progress=True)
     together = {}
     for db in dbs:  # built by one search: the same relaxation and build
         together.setdefault((db.keep_h, db.keep_v, db.build_seconds), []).append(db.name)
@@ -135,13 +145,15 @@ def tables(size, names, csv_path, ida_seconds, cached=False):
         print(f"{size} {pdb}: {db.patterns:,} patterns from {db.states:,} relaxed positions, "
               f"built in {db.build_seconds:.1f} s ({db.source})", flush=True)
         sol = block_solve(text, goal=goal, method="astar", pdb=pdb)  # the PDB now in memory
-        print(f"  A*: {sol.length} moves, {sol.seconds:.2f} s, {sol.nodes:,} expanded, "
+        print(f"  A*: {sol.length} moves, {sol.stats.seconds:.2f} s, {sol.stats.expanded:,} "
+              f"expanded, "
               f"h(start) {sol.extra['initial_h']}", flush=True)
         done, ida_s, ida_nodes, bound = _timed_idastar(text, goal, pdb, ida_seconds, sol.length)
         note = "finished" if done else f"stopped after the pass at bound {bound}"
         print(f"  IDA*: {note}, {ida_s:.2f} s, {ida_nodes:,} nodes", flush=True)
         out.append([f"{size} start", pdb, db.patterns, db.states, db.build_seconds, sol.length,
-                    sol.seconds, sol.nodes, sol.extra["initial_h"], ida_s, ida_nodes, note,
+                    sol.stats.seconds, sol.stats.expanded, sol.extra["initial_h"], ida_s,
+                    ida_nodes, note,
                     db.source, "+".join(together[(db.keep_h, db.keep_v, db.build_seconds)])])
     if csv_path:
         write_csv(csv_path, ["instance", "pdb", "patterns", "relaxed_positions", "build_s",
@@ -226,9 +238,10 @@ def main(argv):
     rows = []
     t0 = time.perf_counter()
     first = block_layers(CLASSIC, metric="unit")
-    print(f"compile (BFS kernels): {first.compile_seconds:.2f} s; first call {time.perf_counter() - t0:.2f} s")
+    print(f"compile (BFS kernels): {first.stats.compile_seconds:.2f} s; first call "
+          f"{time.perf_counter() - t0:.2f} s")
     for metric in ("unit", "straight", "path"):
-        secs = [block_layers(CLASSIC, metric=metric).seconds for _ in range(args.repeat)]
+        secs = [block_layers(CLASSIC, metric=metric).stats.seconds for _ in range(args.repeat)]
         med = statistics.median(secs)
         print(f"classic 4x5 full BFS, {metric:8s}: median {1000 * med:6.1f} ms "
               f"(min {1000 * min(secs):.1f}, target 50)")
@@ -241,21 +254,22 @@ def main(argv):
         text = r["board"].replace("/", "\n")
         bfs = block_solve(text, method="bfs")
         runs = [block_solve(text, method="astar", pdb="36-0-0-f") for _ in range(3)]
-        a = statistics.median(s.seconds for s in runs)
+        a = statistics.median(s.stats.seconds for s in runs)
+        bfs_s = bfs.stats.seconds
         ida = None
         if bfs.length <= args.ida_max:
             ida = block_solve(text, method="idastar", pdb="36-0-0-f")
             assert ida.length == bfs.length
         assert runs[0].length == bfs.length
-        print(f"6x7 random #{r['id']:>3} ({bfs.length} moves): BFS {bfs.seconds:8.3f} s, "
-              f"A* 36-0-0-f {1000 * a:8.2f} ms, ratio {bfs.seconds / a:6.0f}"
-              + (f", IDA* {1000 * ida.seconds:8.2f} ms, ratio {bfs.seconds / ida.seconds:6.1f}"
-                 if ida else ""), flush=True)
+        print(f"6x7 random #{r['id']:>3} ({bfs.length} moves): BFS {bfs_s:8.3f} s, "
+              f"A* 36-0-0-f {1000 * a:8.2f} ms, ratio {bfs_s / a:6.0f}"
+              + (f", IDA* {1000 * ida.stats.seconds:8.2f} ms, ratio "
+                 f"{bfs_s / ida.stats.seconds:6.1f}" if ida else ""), flush=True)
         rows.append({"case": f"6x7 random {r['id']} ({bfs.length} moves)", "id": r["id"],
-                     "length": bfs.length, "bfs_positions": bfs.nodes, "bfs_s": bfs.seconds,
-                     "astar_expanded": runs[0].nodes, "astar_s": a, "ratio": bfs.seconds / a,
-                     "ida_nodes": ida.nodes if ida else None,
-                     "ida_s": ida.seconds if ida else None})
+                     "length": bfs.length, "bfs_positions": bfs.stats.stored, "bfs_s": bfs_s,
+                     "astar_expanded": runs[0].stats.expanded, "astar_s": a, "ratio": bfs_s / a,
+                     "ida_nodes": ida.stats.generated if ida else None,
+                     "ida_s": ida.stats.seconds if ida else None})
     if args.csv:
         header = ["case", "median_s", "min_s", "id", "length", "bfs_positions", "bfs_s",
                   "astar_expanded", "astar_s", "ratio", "ida_nodes", "ida_s"]

@@ -14,18 +14,18 @@ whose 8-tile PDB takes about 80 minutes to build.
 import argparse
 import csv
 import platform
-import time
 from pathlib import Path
 
 import numba
 
-from puzzlelib import SlidingPuzzle, api
+from puzzlelib import SlidingPuzzle, solve_many
 from puzzlelib.pdb import sliding as pdb
 
 from ._common import write_csv
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "korf100.csv"
 GOAL = " ".join(map(str, range(16)))
+KORF = SlidingPuzzle("4x4", goal=GOAL)
 
 
 def instances():
@@ -35,13 +35,13 @@ def instances():
 
 def solve_all(rows, heuristic, threads):
     """All of ``rows`` by IDA*, one instance per thread (solve_many); checks every length."""
-    batch = api.solve_many([r["start"] for r in rows], "4x4", goal=GOAL, heuristic=heuristic,
-                           threads=threads, progress=False)
+    batch = solve_many(KORF, [r["start"] for r in rows], heuristic=heuristic, threads=threads,
+                       progress=False)
     for r, length in zip(rows, batch.lengths):
         if length != int(r["optimal_length"]):
             raise AssertionError(f"instance {r['id']}: {length} moves, published "
                                  f"{r['optimal_length']}")
-    return sum(batch.nodes), batch.seconds, batch.compile_seconds
+    return batch.stats.generated, batch.stats.seconds, batch.stats.compile_seconds
 
 
 def main(argv=None):
@@ -89,7 +89,7 @@ def main(argv=None):
               f"built in {db.build_seconds:.1f} s ({db.source})")
         out.append([f"build {db.k} tiles", 1, numba.get_num_threads(), db.n_states,
                     round(db.build_seconds, 2), None, None])
-    SlidingPuzzle(4, 4, goal=GOAL, heuristic=args.pdb)  # loads, fills the process cache
+    solve_many(KORF, [rows[0]["start"]], heuristic=args.pdb, threads=1)  # loads the PDBs
     for t in threads:
         nodes, sec, _ = solve_all(rows, args.pdb, t)
         print(f"IDA*+{args.pdb}+reflection  100 instances  threads {t}  {nodes / 100:,.0f} "
