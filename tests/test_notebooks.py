@@ -1,27 +1,127 @@
-"""Every notebook executes top to bottom (small mode), through the reproduce command."""
+"""Every notebook runs top to bottom at the small size (through the reproduce command), shows
+the source documents' published figures beside ours, equal where they must be, and is
+committed executed."""
 
+import csv
+from pathlib import Path
+
+import nbformat
 import pytest
 
 from puzzlelib import reproduce
 
-BOOKS = reproduce.notebooks()
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+BOOKS = {b.stem: b for b in reproduce.notebooks()}
+NAMES = ["01_8puzzle_bfs_iddfs", "02_indistinguishable_pieces", "03_15puzzle_astar_pdb",
+         "04_rotation_bidirectional", "05_block_puzzles_pdb"]
 
 
-def test_there_are_notebooks():
-    assert any(b.name.startswith("01_") for b in BOOKS)
+def _csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
 
 
-@pytest.mark.parametrize("book", BOOKS, ids=[b.stem for b in BOOKS])
-def test_notebook_executes_small(book, tmp_path):
-    out = reproduce.run_notebook(book, tmp_path, small=True, timeout=900)
-    assert out.exists()
-    assert any((tmp_path / book.stem).glob("*.png")), "the notebook saved no figure"
-    assert any((tmp_path / book.stem).glob("*.csv")), "the notebook saved no table"
+def test_the_notebooks_are_the_five_lessons_in_order():
+    assert list(BOOKS) == NAMES
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory):
+    """Each notebook executed once at the small size: name -> its results folder."""
+    out = tmp_path_factory.mktemp("notebooks")
+    done = {}
+
+    def run(name):
+        if name not in done:
+            reproduce.run_notebook(BOOKS[name], out, small=True, timeout=900)
+            done[name] = out / name
+        return done[name]
+
+    return run
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_executes_small_and_saves_figures_and_tables(name, ran):
+    folder = ran(name)
+    executed = nbformat.read(folder.parent / f"{name}.ipynb", as_version=4)
+    errors = [o for c in executed.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert not errors
+    assert len(list(folder.glob("*.png"))) >= 3, "the notebook saved too few figures"
+    assert (folder / "published_vs_ours.csv").exists()
+
+
+def test_01_shows_document_000s_figures(ran):
+    rows = {(r["experiment"], r["quantity"]): r
+            for r in _csv(ran(NAMES[0]) / "published_vs_ours.csv")}
+    published = {r["experiment"]: r for r in _csv(DATA / "published" / "000_8puzzle.csv")}
+    for exp in ("bfs", "bidir", "iddfs", "iddfs_lower_bound"):
+        assert rows[(exp, "moves")]["ours"] == published[exp]["published_moves"] == "31"
+    assert rows[("bfs", "states")]["ours"] == published["bfs"]["published_count"] == "181440"
+    assert rows[("longest", "depth")]["ours"] == published["longest"]["published_moves"] == "31"
+    assert rows[("longest", "positions")]["ours"] == published["longest"]["published_count"]
+    for exp in ("iddfs", "iddfs_lower_bound"):
+        assert rows[(exp, "solutions")]["ours"] == published[exp]["published_count"] == "40"
+    assert rows[("iddfs_lower_bound", "initial_bound")]["ours"] == "21"
+    assert all(r["published"] == r["ours"] for r in rows.values())
+
+
+def test_02_shows_document_001s_figures(ran):
+    folder = ran(NAMES[1])
+    rows = {(r["problem"], r["quantity"]): r["ours"]
+            for r in _csv(folder / "published_vs_ours.csv")}
+    for doc in _csv(DATA / "published" / "001_indistinguishable.csv"):
+        p = doc["problem"]
+        assert rows[(p, "positions")] == doc["positions"]
+        assert rows[(p, "greatest depth")] == doc["longest"]
+        assert rows[(p, "farthest positions")] == doc["n_farthest"]
+        assert sorted(rows[(p, "farthest")].split("|")) == sorted(doc["farthest"].split("|"))
+    printed = _csv(folder / "printed_lines_check.csv")
+    want = {(r["problem"], r["move"]): r["printed_count"]
+            for r in _csv(DATA / "published" / "001_printed_lines.csv")}
+    assert {(r["problem"], r["move"]): r["ours"] for r in printed} == want
+
+
+def test_03_shows_document_002s_and_korfs_figures(ran):
+    rows = _csv(ran(NAMES[2]) / "published_vs_ours.csv")
+    doc = [r for r in rows if r["source"] == "doc 002"]
+    assert {r["ours"] for r in doc if "length" in r["quantity"]} == {"22"}
+    assert {r["ours"] for r in doc if "path" in r["quantity"]} == {"rrdllldruuurdllddrurrd"}
+    korf = {r["id"]: r["optimal_length"] for r in _csv(DATA / "korf100.csv")}
+    lengths = [r for r in rows if r["quantity"].startswith("optimal length")]
+    assert len(lengths) >= 9
+    assert all(r["ours"] == korf[r["instance"]] == r["published"] for r in lengths)
+
+
+def test_04_shows_document_003s_figures(ran):
+    rows = {r["quantity"]: r for r in _csv(ran(NAMES[3]) / "published_vs_ours.csv")}
+    assert (rows["toy count, one way"]["ours"], rows["toy count, both ends"]["ours"]) == (
+        "363", "78")
+    samples = _csv(DATA / "instances_003_rotation.csv")
+    for i, s in enumerate(samples, 1):
+        assert rows[f"sample {i} answer"]["ours"] == s["answer"]
+
+
+def test_05_shows_document_004s_figures(ran):
+    rows = {r["quantity"]: r["ours"] for r in _csv(ran(NAMES[4]) / "published_vs_ours.csv")}
+    assert rows["patterns of 36-0-0-f, 6x7 board"] == "21090"  # 30 * C(38, 2), Table 2
+    assert rows["patterns of 50-0-0-f, 7x8 board"] == "55692"  # 42 * C(52, 2), Table 3
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_committed_notebook_is_executed(name):
+    """The notebooks are committed with their outputs: every code cell ran, none failed, and
+    the figures are in."""
+    nb = nbformat.read(BOOKS[name], as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code and all(c.get("execution_count") for c in code)
+    outputs = [o for c in code for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    assert sum("image/png" in o.get("data", {}) for o in outputs) >= 3
 
 
 def test_failure_names_notebook_and_cell(tmp_path):
-    import nbformat
-
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("raise ValueError('boom')")]
     path = tmp_path / "99_broken.ipynb"

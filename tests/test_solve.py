@@ -199,7 +199,6 @@ def test_bfs_stats_from_the_definitions(rows, cols, rng):
     """Breadth-first search to the goal: ``expanded`` is every position of the layers before the
     goal's, ``stored`` every position of the layers made (the goal's included), ``generated``
     a child per legal move of each expanded position but the one back to its parent."""
-    goal = list(range(1, rows * cols)) + [0]
     puz = SlidingPuzzle(rows, cols)
     for _ in range(4):
         start = random_board(rows, cols, rng)

@@ -1,0 +1,64 @@
+"""Every command-line form of version 0.1 gives the output it gave then.
+
+``tests/data/cli_0.1.json`` was recorded by running each command below with puzzlelib 0.1.0
+(``python -m puzzlelib``): its exit status, and its output with the timings left out (JSON
+fields such as ``seconds``; the ``search: ... s`` lines of plain output). Scripts depend on
+these forms. The one change is documented: ``threads`` now defaults to every core, where
+``solve`` took one (the node counts and moves are the same whatever the threads)."""
+
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import numba
+import pytest
+
+from puzzlelib.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD = json.loads((ROOT / "tests" / "data" / "cli_0.1.json").read_text())
+TIMING = set(RECORD["timing_fields_left_out"])
+
+
+def _norm_text(text):
+    text = re.sub(r"search: [0-9.]+ s \(compile [0-9.]+ s\)", "search: T", text)
+    return re.sub(r"built in [0-9.]+ s \((built|cache)\)", "built in T", text)
+
+
+def _drop_timings(value, also=()):
+    """``value`` without the fields left out of the record (and ``also``), at any depth."""
+    if isinstance(value, dict):
+        return {k: _drop_timings(v, also) for k, v in value.items()
+                if k not in TIMING and k not in also}
+    if isinstance(value, list):
+        return [_drop_timings(v, also) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("case", RECORD["cases"], ids=[" ".join(c["args"])[:60]
+                                                       for c in RECORD["cases"]])
+def test_the_01_form_gives_the_same_output(case, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)  # (board files are named relative to the repository)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(case["stdin"] or ""))
+    try:
+        code = main(case["args"])
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    assert code == case["returncode"]
+    if code:  # one line naming the problem (progress bars may go to stderr otherwise)
+        assert len(err.strip().splitlines()) == case["stderr_lines"] == 1
+    if case["kind"] == "json":
+        raw = json.loads(out)
+        got = _drop_timings(raw, also=("stats",))
+        want = _drop_timings(case["stdout"])
+        if "threads" in want and "--threads" not in case["args"]:
+            assert got["threads"] == numba.get_num_threads()  # every core now
+            want = {k: v for k, v in want.items() if k != "threads"}
+        assert {k: got.get(k) for k in want} == want
+        stats = [raw["stats"]] if "stats" in raw else [db["stats"] for db in raw["pdbs"]]
+        assert all(set(st) >= {"generated", "expanded", "stored"} for st in stats)
+    else:
+        assert _norm_text(out) == case["stdout"]
