@@ -79,7 +79,32 @@ def test_every_kernel_gives_the_same_table(rows, cols, goal):
         if r2 is not others[-1][2]:
             assert r2.generated == r1.generated
     assert c1 == reference.layer_counts(list(puz.goal), rows, cols)
-    assert (r1.generated, r1.expanded) == reference.table_bfs_stats(list(puz.goal), rows, cols)
+    generated, expanded = reference.table_bfs_stats(list(puz.goal), rows, cols)
+    assert (r1.generated, r1.expanded) == (generated, expanded)
+    # the scan generates every legal move of every position, the one back included
+    assert others[-1][2].generated == generated + expanded - 1
+
+
+def test_counts_from_several_starts_in_every_kernel():
+    """Several positions at depth 0 (none has a move back): every kernel's table, layers and
+    counts against a plain multi-source search of the 2x3 board."""
+    puz = SlidingPuzzle(2, 3, heuristic="none")
+    starts = [[1, 2, 3, 4, 5, 0], [1, 2, 3, 4, 0, 5], [0, 2, 3, 1, 4, 5]]
+    ranks = [int(puz.fns.rank(puz.encode(b), puz.params)) for b in starts]
+    dist = {}
+    for b in starts:  # depth of each board from the nearest start
+        for s, d in reference.distances(b, 2, 3).items():
+            dist[s] = min(d, dist.get(s, d))
+    degrees = sum(reference.degree(s, 3) for s in dist)
+    for kernel, buckets, keys in KERNELS:
+        res = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, ranks, kernel=kernel,
+                                  buckets=puz.buckets if buckets else None,
+                                  kfns=puz.lkfns if keys else None)
+        counts = [sum(1 for d in dist.values() if d == k) for k in range(max(dist.values()) + 1)]
+        assert res.counts == counts
+        assert res.expanded == len(dist)
+        back = 0 if kernel == "scan" else len(dist) - len(starts)
+        assert res.generated == degrees - back, (kernel, buckets, keys)
 
 
 def test_stop_rank_in_every_kernel():

@@ -81,8 +81,10 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
     the processor overlap the lookups' cache misses (each table is megabytes), and the other
     side's slots are prefetched while the children are made. Prefetching this side's slots
     too was slower (benchmarks/RESULTS.md, "Constants").
-    ``tally`` counts the children generated and the parents expanded."""
+    ``tally`` gets the children generated and the parents expanded (kept in locals until the
+    end: a store into an array in the loop costs it a little)."""
     L = p.state_len
+    made = 0
     cap = BATCH * p.n_moves
     kids = np.empty((cap, L), dtype=np.uint8)
     kid_h = np.empty(cap, dtype=np.uint64)
@@ -107,8 +109,7 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
                 kid_par[k] = parent
                 kid_mov[k] = m
                 k += 1
-        tally[0] += k
-        tally[1] += min(idx + BATCH, hi) - idx
+        made += k
         idx = min(idx + BATCH, hi)
         for c in range(k):  # then look them up, in order
             h = kid_h[c]
@@ -125,7 +126,11 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
             n += 1
             j = find_hashed(other_slots, other_pool, kids[c], h) if look else -1
             if j >= 0:
+                tally[0] += made
+                tally[1] += idx - lo
                 return slots, pool, par, mov, n, n - 1, j
+    tally[0] += made
+    tally[1] += hi - lo
     return slots, pool, par, mov, n, -1, -1
 
 
@@ -167,8 +172,8 @@ def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way
     breadth-first search from the start with the same sets (the baseline bidirectional search
     is measured against).
 
-    Returns (status, moves, layer ends forward, layer ends backward, bytes used, tally);
-    ``ends[k]`` is the number of positions of depth ``<= k`` on that side, ``tally`` the
+    Returns (status, moves, layer ends forward, layer ends backward, bytes used, generated,
+    expanded); ``ends[k]`` is the number of positions of depth ``<= k`` on that side, then the
     children generated and the positions expanded on both sides."""
     tally = np.zeros(2, dtype=np.int64)
     n_f = n_b = 1
@@ -198,10 +203,10 @@ def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way
     used = _nbytes(side_f) + _nbytes(side_b)
     if status != FOUND:
         return (status, np.empty(0, dtype=np.int64), ends_f[: d_f + 1], ends_b[: d_b + 1], used,
-                tally)
+                tally[0], tally[1])
     moves = _join(path_to(meet_f, side_f[1], side_f[0]), path_to(meet_b, side_b[1], side_b[0]),
                   fns, p)
-    return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used, tally
+    return status, moves, ends_f[: d_f + 1], ends_b[: d_b + 1], used, tally[0], tally[1]
 
 
 @kernel
@@ -485,12 +490,13 @@ KEY_CHUNK = 256
 
 @kernel
 def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par, kid_mov, fns,
-                kfns, p, look, tally):
+                kfns, p, look):
     """Expand rows ``[lo, hi)`` of one side into rows ``n, n+1, ...`` (room made beforehand),
     in the order of :func:`_expand_side`: parents in row order, moves in move-number order,
     never straight back. A child is new when this side's set does not hold its key; it is then
-    stored and (when ``look``) looked up in the other side's set. Returns the new row count and
-    the meeting's row on this side, or -1.
+    stored and (when ``look``) looked up in the other side's set. Returns the new row count,
+    the meeting's row on this side (or -1), and the children made (the caller keeps the
+    tally: a store into an array here costs the loops below a little).
 
     The children's keys are made first and the slots where their lookups begin prefetched,
     then looked up in order (``kid_*``: room for every child of the rows), so the processor
@@ -514,8 +520,6 @@ def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
             kid_par[uk] = i
             kid_mov[uk] = m
             k += 1
-    tally[0] += k
-    tally[1] += hi - lo
     for j in range(k):
         c = kid_k[j]
         if not _key_add(slots, c):
@@ -526,8 +530,8 @@ def _key_expand(lo, hi, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
         pars[un] = kid_par[j]
         n += 1
         if look and _key_in(other_slots, c):
-            return n, n - 1
-    return n, -1
+            return n, n - 1, k
+    return n, -1, k
 
 
 @kernel
@@ -553,8 +557,10 @@ def _key_layer(lo, n, side, other, other_n, depth, ctx, look, tally):
             pars = grow_rows(pars, rows)
         while 2 * need > slots.shape[0]:
             slots = _key_regrow(slots)
-        n, meet = _key_expand(i, j, keys, movs, pars, n, slots, other_slots, kid_k, kid_par,
-                              kid_mov, fns, kfns, p, look, tally)
+        n, meet, made = _key_expand(i, j, keys, movs, pars, n, slots, other_slots, kid_k,
+                                    kid_par, kid_mov, fns, kfns, p, look)
+        tally[0] += made
+        tally[1] += j - i
         if meet >= 0:
             there = _find_row(other_keys, other_n, keys[meet])
             return (movs, pars, keys, slots), n, meet, there
@@ -637,12 +643,12 @@ class BidirResult:
     __slots__ = ("status", "path", "forward_counts", "backward_counts", "stored", "generated",
                  "expanded", "memory_bytes")
 
-    def __init__(self, status, path, ends_f, ends_b, used, tally):
+    def __init__(self, status, path, ends_f, ends_b, used, generated, expanded):
         self.status, self.path = int(status), path
         self.forward_counts = _layer_sizes(ends_f)
         self.backward_counts = _layer_sizes(ends_b)
         self.stored = int(ends_f[-1] + ends_b[-1])
-        self.generated, self.expanded = int(tally[0]), int(tally[1])
+        self.generated, self.expanded = int(generated), int(expanded)
         self.memory_bytes = int(used)
 
 

@@ -32,7 +32,7 @@ from ..core.jit import jit, kernel
 from ..core import memory
 from ..core.contract import ILLEGAL, UNSEEN
 from ..core.errors import SearchLimitError
-from .workshare import new_counter, start_threads, take, workers
+from .workshare import biggest_first, filled, new_counter, start_threads, take, total, workers
 
 #: Table entries per parallel work item.
 CHUNK = 1 << 14
@@ -64,12 +64,13 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
     (most of a big table, in most layers).
 
     Returns (positions of depth ``depth`` found, neighbours newly marked ``depth + 1``,
-    neighbours generated)."""
+    moves found illegal): the children generated are ``found * n_moves - illegal``, with no
+    count in the innermost loop."""
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
     found = 0
     marked = 0
-    generated = 0
+    illegal = 0
     nxt = np.uint8(depth + 1)
     pattern = np.uint64(depth) * _ONES
     r = lo
@@ -88,8 +89,8 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
             state[j] = base[j]
         for m in range(p.n_moves):
             if fns.step(state, m, p) == ILLEGAL:
+                illegal += 1
                 continue
-            generated += 1
             r2 = fns.rank(state, p)
             if dist[r2] == UNSEEN:
                 dist[r2] = nxt
@@ -97,7 +98,7 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
             for j in range(p.state_len):  # back to the parent (a copy: cheaper than a move)
                 state[j] = base[j]
         r += 1
-    return found, marked, generated
+    return found, marked, illegal
 
 
 @kernel(parallel=True)
@@ -105,15 +106,16 @@ def _layer_parallel(dist, depth, fns, p):
     n = dist.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
     words = dist[: n - n % 8].view(np.uint64)
-    found = np.zeros(n_chunks, dtype=np.int64)
-    marked = np.zeros(n_chunks, dtype=np.int64)
-    generated = np.zeros(n_chunks, dtype=np.int64)
+    found = filled(n_chunks, 0)
+    marked = filled(n_chunks, 0)
+    illegal = filled(n_chunks, 0)
     for c in prange(n_chunks):
         lo = c * CHUNK
         hi = min(lo + CHUNK, n)
-        found[c], marked[c], generated[c] = _expand_range(lo, hi, dist, words, depth, fns, p)
+        found[c], marked[c], illegal[c] = _expand_range(lo, hi, dist, words, depth, fns, p)
     # marked can over-count when two threads mark one entry; only "> 0" is used from it
-    return found.sum(), marked.sum(), generated.sum()
+    n_found = total(found)
+    return n_found, total(marked), n_found * p.n_moves - total(illegal)
 
 
 @kernel
@@ -134,9 +136,9 @@ def _capacities(lo, hi, bucket_next):
 def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr, nm, k):
     """Target bucket ``t``'s share of a layer: apply, to every source bucket, the moves that
     lead into ``t``, and append the new positions at row ``k`` of ``ns, nr, nm``. Returns the
-    row after the last one written, and the children generated."""
+    row after the last one written, and the moves found illegal."""
     nb = lo.shape[0]
-    generated = 0
+    illegal = 0
     state = np.empty(p.state_len, dtype=np.uint8)
     for s in range(nb):
         for m in range(p.n_moves):
@@ -149,8 +151,8 @@ def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr,
                 for j in range(p.state_len):  # (a loop: a slice copy costs more here)
                     state[j] = fs[i, j]
                 if fns.step(state, m, p) == ILLEGAL:
+                    illegal += 1
                     continue
-                generated += 1
                 r = fns.rank_after(state, m, fr[i], p)
                 if dist[r] == UNSEEN:
                     dist[r] = mark
@@ -159,7 +161,7 @@ def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr,
                     nr[k] = r
                     nm[k] = m
                     k += 1
-    return k, generated
+    return k, illegal
 
 
 @kernel
@@ -173,7 +175,7 @@ def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
     Its arrays are indexed with unsigned integers: numba makes a signed index that might be
     negative count from the array's end, a few instructions per access."""
     nb = lo.shape[0]
-    generated = 0
+    illegal = 0
     for s in range(nb):
         for m in range(p.n_moves):
             if bucket_next[s, m] != t:
@@ -185,8 +187,8 @@ def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
                     continue  # straight back to the parent
                 c = kfns.key_step(fk[ui], m, p)
                 if c == -1:
+                    illegal += 1
                     continue
-                generated += 1
                 r = kfns.rank_after(c, m, fr[ui], p)
                 ur = np.uint64(r)
                 if dist[ur] == UNSEEN:
@@ -196,13 +198,16 @@ def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
                     nr[uk] = r
                     nm[uk] = m
                     k += 1
-    return k, generated
+    return k, illegal
 
 
 def _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns, p, ns, nr, nm, k):
     """Target bucket ``t``'s share of a layer, by the kind of rows the lists hold: states
     (:func:`_expand_into`) or keys (:func:`_expand_into_keys`), chosen when compiling.
-    Returns the row after the last one written, and the children generated."""
+    Returns the row after the last one written, and the moves found illegal.
+
+    The children generated are not counted one by one (an increment in the innermost loop
+    costs a few percent of a small search); :func:`_generated` works them out per layer."""
 
 
 @overload(_expand)
@@ -261,9 +266,9 @@ def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p):
     nb = lo.shape[0]
     cap, start, ns, nr, nm = _room(lo, hi, bucket_next, fs, p)
     end = start.copy()
-    generated = np.zeros(nb, dtype=np.int64)
+    illegal = filled(nb, 0)
     mark = np.uint8(depth + 1)
-    order = np.argsort(-cap)
+    order = biggest_first(cap)
     counter = new_counter()
     for _ in prange(workers(nb)):
         while True:
@@ -271,9 +276,18 @@ def _layer_buckets(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p):
             if j >= nb:
                 break
             t = order[j]
-            end[t], generated[t] = _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns,
-                                           kfns, p, ns, nr, nm, start[t])
-    return ns, nr, nm, start, end, generated.sum()
+            end[t], illegal[t] = _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns,
+                                         kfns, p, ns, nr, nm, start[t])
+    return ns, nr, nm, start, end, _generated(cap, total(hi) - total(lo), depth, total(illegal))
+
+
+@jit
+def _generated(cap, size, depth, illegal):
+    """The children a layer generated: of the moves it looked at (``cap``, per target bucket;
+    every move of every parent whose target bucket is not -1), those found illegal, and one
+    per parent that has one (its move straight back is skipped; the depth-0 positions have
+    none) were not made."""
+    return total(cap) - (size if depth > 0 else 0) - illegal
 
 
 @kernel
@@ -297,7 +311,7 @@ def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p, m
     lists held at once."""
     nb = lo.shape[0]
     counts = np.zeros(max_layers, dtype=np.int64)
-    tally = np.zeros(3, dtype=np.int64)
+    generated = expanded = peak = 0  # (locals: the tally array is filled once, at the end)
     n = 0
     size = (hi - lo).sum()
     while n < max_layers and size > 0:
@@ -313,21 +327,24 @@ def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p, m
             cap, start, ns, nr, nm = _room(lo, hi, bucket_next, fs, p)
             end = start.copy()
             mark = np.uint8(depth + 1)
-            made = 0
+            illegal = 0
             for t in range(nb):
                 end[t], g = _expand(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
                                     p, ns, nr, nm, start[t])
-                made += g
+                illegal += g
+            made = _generated(cap, size, depth, illegal)
             fs, fr, fm, lo, hi = ns, nr, nm, start, end
-        tally[0] += made
-        tally[1] += size
-        tally[2] = max(tally[2], held + _list_bytes(fs, fr, fm))
+        generated += made
+        expanded += size
+        peak = max(peak, held + _list_bytes(fs, fr, fm))
         size = (hi - lo).sum()
         if size == 0:
             break
         depth += 1
         counts[n] = size
         n += 1
+    tally = np.empty(3, dtype=np.int64)
+    tally[0], tally[1], tally[2] = generated, expanded, peak
     return fs, fr, fm, lo, hi, depth, counts[:n], tally
 
 

@@ -83,6 +83,36 @@ def _num_threads(typingctx):
     return sig, codegen
 
 
+# Inside a ``parallel=True`` kernel numba makes ``np.zeros``, ``np.full``, an array expression
+# such as ``-a`` and a reduction such as ``a.sum()`` parallel regions of their own, each one a
+# wake-up of the thread pool; for the few entries a kernel keeps per task these do the same
+# work on the calling thread instead.
+
+
+@jit
+def filled(n, value):
+    """A new ``int64`` array of ``n`` entries, each ``value`` (on this thread)."""
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = value
+    return out
+
+
+@jit
+def total(a):
+    """The sum of an ``int64`` array (on this thread)."""
+    s = 0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+
+@jit
+def biggest_first(sizes):
+    """Task numbers in order of decreasing size (on this thread)."""
+    return np.argsort(-sizes)
+
+
 @jit
 def workers(n_tasks):
     """How many workers to start: one per thread, never more than there are tasks."""
