@@ -4,11 +4,11 @@ database build times, and all 100 instances with the 7-8 additive PDB; measured 
     python -m benchmarks korf [--instances 10] [--manhattan-all] [--pdb pdb78] [--rebuild]
                               [--threads 1,2] [--csv FILE]
 
-Published figures quoted beside ours (from the issue): a C++ research IDA* with Manhattan
-distance generates about 47 million nodes a second on one of our cores; Korf's 100 need about
-3.6e10 nodes in all; with the 7-8 PDB and its reflection, about 36,700 nodes per instance
-(Felner, Korf & Hanan 2004), all 100 in about 0.5 s for a plain C implementation on one core,
-whose 8-tile PDB takes about 80 minutes to build.
+Figures quoted beside ours, as given in this project's issue 4 (not in SEEDS.md): a C++
+research IDA* with Manhattan distance generates about 47 million nodes a second on one of our
+cores; Korf's 100 need about 3.6e10 nodes in all; with the 7-8 PDB and its reflection, about
+36,700 nodes per instance (Felner, Korf & Hanan 2004), all 100 in about 0.5 s for a plain C
+implementation on one core, whose 8-tile PDB takes about 80 minutes to build.
 """
 
 import argparse

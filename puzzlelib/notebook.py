@@ -98,6 +98,26 @@ def time_search(fn, repeats=1):
     return out, statistics.median(walls), statistics.median(searches)
 
 
+def peak_python_memory(fn):
+    """Run ``fn()`` once with Python's allocations traced (:mod:`tracemalloc`; slower, so not
+    timed): its result and the peak bytes Python held during the call (numpy's arrays
+    included, numba's own allocations not)."""
+    import tracemalloc
+
+    started = not tracemalloc.is_tracing()
+    if started:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
+    base = tracemalloc.get_traced_memory()[0]
+    try:
+        out = fn()
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        if started:
+            tracemalloc.stop()
+    return out, peak
+
+
 class SideBySide:
     """A kernel and a plain version timed in alternating rounds (see :func:`side_by_side`):
     ``kernel`` and ``plain`` are the medians in seconds (the kernel's ``stats.seconds`` when it
@@ -150,10 +170,11 @@ def side_by_side(kernel, plain=None, rounds=3, per_round=3):
 
 
 def draw_positions(puzzle, positions, titles=None, marks=None, ncols=8, unit=0.45, gap=0.7,
-                   title=None):
+                   title=None, **options):
     """Many positions of ``puzzle`` on one matplotlib figure, in rows of ``ncols`` (each drawn by
-    the puzzle's own :meth:`~puzzlelib.domains.base.Puzzle.draw`); ``titles`` and ``marks``
-    one per position, ``title`` over the figure. Returns the figure."""
+    the puzzle's own :meth:`~puzzlelib.domains.base.Puzzle.draw`, which takes ``options``, such
+    as sliding tiles' ``colours="labels"``); ``titles`` and ``marks`` one per position,
+    ``title`` over the figure. Returns the figure."""
     import matplotlib.pyplot as plt
 
     w, h = puzzle.footprint
@@ -167,7 +188,7 @@ def draw_positions(puzzle, positions, titles=None, marks=None, ncols=8, unit=0.4
         r, c = divmod(k, ncols)
         puzzle.draw(ax, pos, c * (w + gap), r * row + 1.1,
                     title=None if titles is None else titles[k],
-                    mark=None if marks is None else marks[k])
+                    mark=None if marks is None else marks[k], **options)
     ax.set_xlim(-0.1, w_units + 0.1)
     ax.set_ylim(h_units + 0.1, 0)
     ax.set_aspect("equal")

@@ -167,6 +167,12 @@ class Puzzle:
         """The puzzle as JSON types: its name and whatever defines it (size, goal...)."""
         return {"puzzle": self.name}
 
+    def text(self, position):
+        """``position`` as one line of text (a sequence: its entries joined by spaces)."""
+        if isinstance(position, (list, tuple)):
+            return " ".join(str(x) for x in position)
+        return str(position)
+
     def layers_extra(self):
         """What :func:`~puzzlelib.layers` reports besides the counts (sliding tiles: the
         hash)."""

@@ -1153,17 +1153,34 @@ class SlidingPuzzle(Puzzle):
     def footprint(self):
         return self.cols, self.rows
 
-    def draw(self, ax, position, x0=0.0, y0=0.0, title=None, mark=None):
+    def text(self, position):
+        """A board as one line: its rows joined by `` / ``."""
+        board = [int(x) for x in parse_board(position, self.rows, self.cols, what="position")]
+        return " / ".join(" ".join(map(str, board[i:i + self.cols]))
+                          for i in range(0, len(board), self.cols))
+
+    def draw(self, ax, position, x0=0.0, y0=0.0, title=None, mark=None, colours="goal"):
         """Draw a board on matplotlib axes ``ax``, one cell a unit, its top-left corner at
-        ``(x0, y0)``, y growing downwards; ``mark``: a tile label to outline."""
+        ``(x0, y0)``, y growing downwards; ``mark``: a tile label to outline. ``colours``:
+        ``"goal"``, a tile green where the goal holds its label and orange elsewhere;
+        ``"labels"``, one colour per label (indistinguishable tiles look alike)."""
         import matplotlib.pyplot as plt
 
+        if colours not in ("goal", "labels"):
+            raise PuzzleError(f"colours must be 'goal' or 'labels', not {colours!r}")
         board = position if isinstance(position, list) else self.decode(
             self.state_of(parse_board(position, self.rows, self.cols, what="position")))
+        palette = plt.get_cmap("tab20").colors
+        labels = sorted({int(x) for x in self.goal if x})
         for i, tile in enumerate(board):
             r, c = divmod(i, self.cols)
             home = tile != 0 and int(self.goal[i]) == tile
-            colour = "#f2f2f2" if tile == 0 else ("#9fd39b" if home else "#f4c36b")
+            if tile == 0:
+                colour = "#f2f2f2"
+            elif colours == "labels":
+                colour = palette[(2 * labels.index(tile) + 1) % len(palette)]
+            else:
+                colour = "#9fd39b" if home else "#f4c36b"
             ax.add_patch(plt.Rectangle((x0 + c, y0 + r), 1, 1, facecolor=colour,
                                        edgecolor="#444", lw=1.2))
             if tile:
