@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from puzzlelib import PuzzleError, layers
+from puzzlelib.core import memory
 from puzzlelib.domains import sliding
 from puzzlelib.domains.sliding import SlidingPuzzle
 from puzzlelib.search import layered
@@ -220,7 +221,6 @@ def test_parallel_and_serial_layers_agree(min_layer, goal):
 def test_big_layers_are_checked_for_memory_one_call_at_a_time(monkeypatch):
     """Layers needing room for more than UNCHECKED_ROWS positions go through the memory check,
     each before it is made; the smaller ones are made many per call. Same counts either way."""
-    from puzzlelib.core import memory
 
     checked = []
     real = memory.check_fits
@@ -256,3 +256,19 @@ def test_layers_stats_from_the_definitions(rng):
 def test_layers_stop_at_max_depth():
     lay = layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", max_depth=5)
     assert lay.counts == [1, 2, 4, 8, 16, 20] and lay.status == "not within max_depth"
+
+
+def test_small_allocations_skip_the_memory_reading_unless_a_limit_is_set(monkeypatch):
+    """Below UNCHECKED_BYTES nothing is read (a small search would pay for it on every call);
+    PUZZLELIB_MAX_BYTES still refuses small sizes, and large sizes are always checked."""
+    monkeypatch.delenv("PUZZLELIB_MAX_BYTES", raising=False)
+    reads = []
+    monkeypatch.setattr(memory, "available_bytes", lambda: reads.append(1) or 1 << 40)
+    memory.check_fits(memory.UNCHECKED_BYTES - 1, "small")
+    assert reads == []
+    memory.check_fits(memory.UNCHECKED_BYTES, "large")
+    assert reads == [1]
+    monkeypatch.undo()
+    monkeypatch.setenv("PUZZLELIB_MAX_BYTES", "1000")
+    with pytest.raises(PuzzleError, match="small needs 2.0 KiB of memory, but only 1,000 bytes"):
+        memory.check_fits(2000, "small")

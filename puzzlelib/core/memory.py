@@ -6,6 +6,9 @@ from .errors import PuzzleError
 
 #: Use at most this share of the memory available now for one table.
 SHARE = 0.8
+#: Below this size an allocation is not checked (reading the memory available costs more than
+#: a small search), unless ``PUZZLELIB_MAX_BYTES`` sets a limit.
+UNCHECKED_BYTES = 16 << 20
 
 
 def available_bytes():
@@ -36,6 +39,8 @@ def human(n):
 
 def check_fits(n_bytes, what):
     """Raise :class:`PuzzleError` if ``n_bytes`` would not fit in the memory available."""
+    if n_bytes < UNCHECKED_BYTES and not os.environ.get("PUZZLELIB_MAX_BYTES"):
+        return
     avail = available_bytes()
     if n_bytes > SHARE * avail:
         raise PuzzleError(
