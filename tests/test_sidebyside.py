@@ -62,3 +62,67 @@ def test_a_tree_without_benchmarks_is_named(tmp_path):
         cwd=ROOT, capture_output=True, text=True)
     assert r.returncode != 0
     assert r.stderr.strip() == f"sidebyside: {tmp_path} has no benchmarks/ package"
+
+
+# benchmarks/calls.py: the same two-tree alternation over whole solve calls, with stand-in
+# puzzlelib packages of each API (0.1: solve(start, ...).seconds; 0.2: solve(puzzle, start,
+# ...).stats.seconds and tune()), which log each call to check what was called in which order.
+
+OLD_API = """
+import os
+__version__ = "0.1.0"
+class _R:
+    seconds = 0.001
+def solve(start, method=None, all_solutions=False, threads=None):
+    with open(os.environ["ORDER_LOG"], "a") as f:
+        f.write(f"before {{method}} {{all_solutions}} {{threads}}\\n")
+    return _R()
+"""
+
+NEW_API = """
+import os, types
+__version__ = "0.2.0"
+def SlidingPuzzle(size):
+    return size
+def tune():
+    with open(os.environ["ORDER_LOG"], "a") as f:
+        f.write("after tune\\n")
+def solve(puzzle, start, method=None, all_solutions=False, threads=None):
+    assert puzzle == "3x3"
+    with open(os.environ["ORDER_LOG"], "a") as f:
+        f.write(f"after {{method}} {{all_solutions}} {{threads}}\\n")
+    return types.SimpleNamespace(stats=types.SimpleNamespace(seconds=0.002))
+"""
+
+
+def _api_tree(tmp_path, side, text):
+    (tmp_path / side / "puzzlelib").mkdir(parents=True)
+    (tmp_path / side / "puzzlelib" / "__init__.py").write_text(textwrap.dedent(text.format()))
+    return tmp_path / side
+
+
+def test_calls_alternate_trees_and_call_each_api(tmp_path, monkeypatch):
+    before = _api_tree(tmp_path, "before", OLD_API)
+    after = _api_tree(tmp_path, "after", NEW_API)
+    log, out = tmp_path / "order.log", tmp_path / "calls.csv"
+    monkeypatch.setenv("ORDER_LOG", str(log))
+    res = subprocess.run(
+        [sys.executable, "-m", "benchmarks.calls", "--before", str(before), "--after", str(after),
+         "--rounds", "2", "--cases", "idastar:1:2,bidir:all:1", "--tune", "--csv", str(out)],
+        cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    calls = log.read_text().split("\n")[:-1]
+    # round 1: before then after (tuned first); round 2: after then before; a warm-up call
+    # before each case's timed calls; iddfs and idastar count every solution
+    one_old = ["before idastar True 1"] * 3 + ["before bidir False None"] * 2
+    one_new = ["after tune"] + [c.replace("before", "after") for c in one_old]
+    assert calls == one_old + one_new + one_new + one_old
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["round"], r["side"], r["case"]) for r in rows] == [
+        ("1", "before", "idastar:1:2"), ("1", "before", "bidir:all:1"),
+        ("1", "after", "idastar:1:2"), ("1", "after", "bidir:all:1"),
+        ("2", "after", "idastar:1:2"), ("2", "after", "bidir:all:1"),
+        ("2", "before", "idastar:1:2"), ("2", "before", "bidir:all:1")]
+    assert {r["search_ms"] for r in rows if r["side"] == "before"} == {"1.0"}
+    assert {r["search_ms"] for r in rows if r["side"] == "after"} == {"2.0"}
+    assert "idastar:1:2: wall" in res.stdout and "search 1 -> 2 ms (2.000x)" in res.stdout
