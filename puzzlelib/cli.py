@@ -11,6 +11,7 @@ earlier versions.
 
 import argparse
 import json
+import os
 import sys
 
 from .api import layers, solve
@@ -436,10 +437,16 @@ def main(argv=None):
     except PuzzleError as e:
         sys.stderr.write(f"puzzlelib: error: {e}\n")
         return 2
-    if args.json:
-        print(json.dumps(data))
-    else:
-        show()
+    try:
+        if args.json:
+            print(json.dumps(data))
+        else:
+            show()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (``| head``): no traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nothing more to flush at exit
+        return 1
     return 0
 
 

@@ -201,3 +201,14 @@ def test_every_puzzle_through_solve_and_layers(capsys, tmp_path):
                        "1 2 3 4 5 6 7 8 0")
     d = json.loads(out)
     assert d["stats"]["generated"] == 302401 and d["stats"]["stored"] == d["total"] == 181440
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """``python -m puzzlelib ... | head`` when head has gone: exit quietly, no BrokenPipeError."""
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlelib", "layers", "--size", "2x3",
+                             "--start", "1 2 3 4 5 0", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # nobody reads: the first write fails with EPIPE
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 1
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
