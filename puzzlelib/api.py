@@ -197,11 +197,12 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
     node_limit = _check_limit(node_limit, "node_limit")
     transpositions = _check_limit(transpositions, "transpositions")
     n_threads = _threads(threads, puzzle)
-    puzzle.encode(start)  # the start is checked before any database is built
+    state = puzzle.encode(start)  # the start is checked before any database is built
     with timed() as timer:
         space, extra = _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer)
         _typed(space, timer)
-        state = space.encode(start)
+        if space is not puzzle:  # a heuristic's space may hold more in its state
+            state = space.encode(start)
         if method in INFORMED_METHODS:
             extra["initial_h"] = space.heuristic_value(state)
         if max_depth is None:
@@ -458,7 +459,7 @@ def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_dep
 # ---------------------------------------------------------------------------------------------
 
 
-def solve_many(puzzle, starts, method="idastar", heuristic=None, *, pdb=None, reflect=None,
+def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=None, reflect=None,
                threads=None, max_depth=None, progress=None, cache=True, size=None, goal=None,
                **limits):
     """Solve many starts on one puzzle; returns a :class:`~puzzlelib.Batch` of one
@@ -469,15 +470,20 @@ def solve_many(puzzle, starts, method="idastar", heuristic=None, *, pdb=None, re
     use several cores on many small searches, such as Korf's 100 with pattern databases); a
     start whose passes grow big is put aside and finished afterwards with its passes shared
     among the threads. Otherwise each start is solved in turn by :func:`solve`, with the same
-    options. Every start is checked before anything runs."""
-    if isinstance(puzzle, Puzzle) or size is not None or goal is not None:
-        if not isinstance(puzzle, Puzzle):
-            warnings.warn("solve_many(starts, size=...) is the 0.1 form; write "
-                          "solve_many(SlidingPuzzle(size), starts)", DeprecationWarning,
-                          stacklevel=2)
-            puzzle, starts = SlidingPuzzle(size or "4x4", goal=goal), puzzle
-    else:
-        raise PuzzleError(f"the first argument must be a puzzle, not {type(puzzle).__name__}")
+    options. Every start is checked before anything runs. ``size`` and ``goal``: the 0.1 form
+    ``solve_many(starts, size=..., goal=...)`` for sliding tiles, 4x4 by default
+    (deprecated)."""
+    if not isinstance(puzzle, Puzzle):
+        if starts is not None or not isinstance(puzzle, (list, tuple, np.ndarray)):
+            raise PuzzleError(f"the first argument must be a puzzle, not "
+                              f"{type(puzzle).__name__}")
+        warnings.warn("solve_many(starts, size=...) is the 0.1 form; write "
+                      "solve_many(SlidingPuzzle(size), starts)", DeprecationWarning, stacklevel=2)
+        puzzle, starts = SlidingPuzzle(size or "4x4", goal=goal), puzzle
+    elif size is not None or goal is not None:
+        raise PuzzleError("size and goal belong to the puzzle: SlidingPuzzle(size, goal=...)")
+    if starts is None:
+        raise PuzzleError("no starts given")
     starts = list(starts)
     if not starts:
         raise PuzzleError("no starts given")

@@ -24,7 +24,7 @@ from .pdb.sliding import PARTITIONS
 from .tuning import tune
 
 #: The contest's limit: answers above it are reported as -1.
-ROTATION_MAX_OPS = 20
+ROTATION_MAX_OPS = RotationPuzzle.default_max_depth
 ROTATION_METHODS = ("bidir", "bfs")
 
 
@@ -361,7 +361,8 @@ def _solve(args):
         # earlier versions stopped here with status 3: no solution within the bound
         raise SearchLimitError(f"{res.method} found no solution ({res.status})")
     legacy = {"sliding": _sliding_solution, "blocks": _block_solution,
-              "rotation": lambda r: _rotation(r, args.max_depth or 20)}[args.puzzle]
+              "rotation": lambda r: _rotation(
+                  r, ROTATION_MAX_OPS if args.max_depth is None else args.max_depth)}[args.puzzle]
     show = _print_block_solution if args.puzzle == "blocks" else _print_solution
     return _as_json(res, legacy), lambda: show(res)
 

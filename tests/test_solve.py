@@ -4,7 +4,8 @@ an independent count of shortest paths; the stats record means the same for ever
 import numpy as np
 import pytest
 
-from puzzlelib import PuzzleError, SearchLimitError, SlidingPuzzle, UnsolvableError, solve
+from puzzlelib import (PuzzleError, SearchLimitError, SlidingPuzzle, UnsolvableError, solve,
+                       solve_many)
 from puzzlelib.domains.base import METHODS
 
 from . import reference
@@ -357,3 +358,13 @@ def test_puzzles_of_one_shape_share_their_tables():
     start = "1 2 3 4 5 6 7 8 0"
     assert solve(other, start, method="bfs").length == 22
     assert solve(a, start, method="bfs").length == 0
+
+
+def test_the_01_solve_many_form_still_answers_with_a_warning():
+    with pytest.warns(DeprecationWarning, match="0.1 form"):
+        batch = solve_many(["1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 7 0 8"], size="3x3")
+    assert [r.moves for r in batch.results] == ["rr", "r"]
+    with pytest.raises(PuzzleError, match="size and goal belong to the puzzle"):
+        solve_many(SlidingPuzzle("3x3"), ["1 2 3 4 5 6 7 0 8"], size="3x3")
+    with pytest.raises(PuzzleError, match="no starts given"):
+        solve_many(SlidingPuzzle("3x3"))
