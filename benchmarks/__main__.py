@@ -1,4 +1,4 @@
-"""``python -m benchmarks [8puzzle|001|rotation|korf|blocks|startup] [options]`` (default:
+"""``python -m benchmarks [8puzzle|001|rotation|korf|blocks|permutation|startup] [options]`` (default:
 8puzzle).
 
 The compile times the suites print are real compilation: unless ``NUMBA_CACHE_DIR`` is already
@@ -11,7 +11,7 @@ import os
 import sys
 import tempfile
 
-SUITES = ("8puzzle", "001", "rotation", "korf", "blocks", "startup")
+SUITES = ("8puzzle", "001", "rotation", "korf", "blocks", "permutation", "startup")
 
 
 def _main():
@@ -32,6 +32,8 @@ def _main():
         from .bench_blocks import main
     elif suite == "rotation":
         from .bench_rotation import main
+    elif suite == "permutation":
+        from .bench_permutation import main
     else:
         from .bench_8puzzle import main
     return main(args)

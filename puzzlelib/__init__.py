@@ -9,7 +9,9 @@ One entry for every puzzle:
 - :func:`pattern_databases` loads or builds a puzzle's pattern databases.
 
 Puzzles: :class:`SlidingPuzzle` (any labels, repeated ones included), :class:`RotationPuzzle`,
-:class:`BlockPuzzle`; a new one subclasses :class:`Puzzle`. Every search returns a
+:class:`BlockPuzzle`, :class:`PancakePuzzle`, :class:`TopSpin`, :class:`PocketCube`; any
+permutation puzzle from its moves with :class:`PermutationPuzzle`; any other puzzle subclasses
+:class:`Puzzle`. Every search returns a
 :class:`Result` with one :class:`Stats` record (:class:`Batch` for many starts). Bad input
 raises :class:`PuzzleError` with a message naming the problem.
 
@@ -23,7 +25,8 @@ read: :mod:`puzzlelib.teaching`.
 
 from .api import layers, solve, solve_many
 from .core.errors import PuzzleError, SearchLimitError, UnsolvableError
-from .domains import CLASSIC, BlockPuzzle, Puzzle, RotationPuzzle, SlidingPuzzle
+from .domains import (CLASSIC, BlockPuzzle, PancakePuzzle, PermutationPuzzle, PocketCube, Puzzle,
+                      RotationPuzzle, SlidingPuzzle, TopSpin)
 from .instances import random_instances, random_walks
 from .pdb import databases as pattern_databases
 from .results import Batch, Result, Stats
@@ -33,6 +36,9 @@ __all__ = [
     "CLASSIC",
     "Batch",
     "BlockPuzzle",
+    "PancakePuzzle",
+    "PermutationPuzzle",
+    "PocketCube",
     "Puzzle",
     "PuzzleError",
     "Result",
@@ -40,6 +46,7 @@ __all__ = [
     "SearchLimitError",
     "SlidingPuzzle",
     "Stats",
+    "TopSpin",
     "UnsolvableError",
     "layers",
     "pattern_databases",

@@ -425,7 +425,8 @@ def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_dep
                        progress) as update, _on_threads(n_threads):
             res = _layered.layered_bfs(
                 space.fns, space.params, n, [int(space.fns.rank(state, space.params))],
-                progress=update, buckets=space.buckets, kernel="lists", kfns=space.lkfns,
+                progress=update, buckets=space.buckets, kernel=space.layer_kernel,
+                kfns=space.lkfns,
                 max_depth=max_depth)
         counts, table = res.counts, res.dist
         ranks, n_far = _layered.ranks_at_depth(table, len(counts) - 1, farthest_limit)

@@ -1,7 +1,7 @@
 """Command line: ``python -m puzzlelib solve|layers|rotation|blocks ...``.
 
-``solve`` and ``layers`` take any puzzle (``--puzzle sliding``, the default, ``rotation`` or
-``blocks``); ``rotation`` (the contest's input on stdin) and ``blocks solve|layers|pdb`` are
+``solve`` and ``layers`` take any puzzle (``--puzzle sliding``, the default, ``rotation``,
+``blocks``, ``pancake``, ``topspin`` or ``pocket-cube``); ``rotation`` (the contest's input on stdin) and ``blocks solve|layers|pdb`` are
 the forms of earlier versions, kept with the same output. Bad input exits with status 2 and
 one line on stderr (``puzzlelib: error: ...``); a search stopped at a limit exits with status
 3. With ``--json`` the result is one JSON object on stdout, with the search's ``stats``
@@ -16,8 +16,10 @@ import sys
 
 from .api import layers, solve
 from .core.errors import PuzzleError, SearchLimitError
-from .domains import METHODS, PUZZLES, BlockPuzzle, RotationPuzzle, SlidingPuzzle
+from .domains import (METHODS, PUZZLES, BlockPuzzle, PancakePuzzle, PocketCube, RotationPuzzle,
+                      SlidingPuzzle, TopSpin)
 from .domains.blocks import METRICS
+from .domains.cube import METRICS as CUBE_METRICS
 from .domains.rotation import parse_contest_input
 from .pdb import databases as pattern_databases
 from .pdb.sliding import PARTITIONS
@@ -44,14 +46,19 @@ def _parser():
                    help=f"which puzzle: {puzzles} (default sliding)")
     s.add_argument("--size", default=None,
                    help="ROWSxCOLS (sliding: sides 2..6, at most 25 cells, default 3x3; "
-                        "rotation: HxW, 3..8; blocks: read from the board)")
+                        "rotation: HxW, 3..8; blocks: read from the board); pancake: N; "
+                        "topspin: N,K")
     s.add_argument("--start", default=None,
                    help='the start: labels row by row, 0 = blank, e.g. "8 6 7 2 5 4 3 0 1" '
-                        '(rotation: the numbers row by row; blocks: rows joined by "/")')
+                        '(rotation: the numbers row by row; blocks: rows joined by "/"; '
+                        'pancake: sizes from the top; topspin: tokens from place 0; '
+                        'pocket-cube: a scramble such as "R U F2" or "corners | twists")')
     s.add_argument("--board", help="blocks: a board file ('-' reads stdin), instead of --start")
     s.add_argument("--goal", help="goal board (sliding; default: 1..n-1 then the blank), or "
                                   "ROW,COL of the 2x2 piece (blocks)")
-    s.add_argument("--metric", choices=METRICS, default="straight", help="blocks: move metric")
+    s.add_argument("--metric", choices=METRICS + CUBE_METRICS, default=None,
+                   help="blocks: move metric (default straight); pocket-cube: htm (default) "
+                        "or qtm")
     s.add_argument("--method", default=None, choices=METHODS,
                    help="default: the puzzle's own (sliding idastar, rotation bidir, blocks bfs)")
     s.add_argument("--all", action="store_true", help="count every optimal solution (iddfs, idastar)")
@@ -60,7 +67,8 @@ def _parser():
                         f"or the 15-puzzle's additive pattern databases {', '.join(PARTITIONS)} "
                         "(built on first use, pdb78 in minutes, and cached on disk); blocks: "
                         "pattern databases such as 36-0-0-f (several, comma-separated: the "
-                        "maximum)")
+                        "maximum); pancake: gap (default); pancake, topspin, pocket-cube: "
+                        "pdb (pattern databases over groups of pieces, or pdb:1,2,3/4,5,6)")
     s.add_argument("--no-reflect", action="store_true",
                    help="pattern databases: skip the lookup mirrored in the main diagonal")
     s.add_argument("--max-states", type=int, default=None,
@@ -79,7 +87,9 @@ def _parser():
     l.add_argument("--size", default=None)
     l.add_argument("--start", default=None)
     l.add_argument("--board", help="blocks: a board file ('-' reads stdin), instead of --start")
-    l.add_argument("--metric", choices=METRICS, default="straight", help="blocks: move metric")
+    l.add_argument("--metric", choices=METRICS + CUBE_METRICS, default=None,
+                   help="blocks: move metric (default straight); pocket-cube: htm (default) "
+                        "or qtm")
     l.add_argument("--max-depth", type=int, default=None, help="stop after this many layers")
     l.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
     l.add_argument("--threads", type=int, default=0, help="threads (default 0 = all cores)")
@@ -212,6 +222,29 @@ def _block_layers(res):
             "compile_seconds": res.stats.compile_seconds, "memory_bytes": res.stats.memory_bytes}
 
 
+def _permutation_solution(res):
+    d = res.puzzle.describe()
+    d.update(method=res.method, start=res.start, length=res.length, moves=res.moves or [],
+             nodes=_nodes(res), seconds=res.stats.seconds,
+             compile_seconds=res.stats.compile_seconds, threads=res.threads)
+    if res.solutions is not None:
+        d["solutions"] = res.solutions
+    if res.counts is not None:
+        d["counts"] = res.counts
+    d.update(res.extra)
+    return d
+
+
+def _permutation_layers(res):
+    d = res.puzzle.describe()
+    d.update(start=res.start, counts=res.counts, total=res.total, max_depth=res.max_depth,
+             farthest=res.farthest, n_farthest=res.n_farthest, seconds=res.stats.seconds,
+             compile_seconds=res.stats.compile_seconds, threads=res.threads,
+             table_bytes=int(res.table.nbytes) if res.table is not None else 0)
+    d.update(res.extra)
+    return d
+
+
 def _with_stats(d, res):
     d["puzzle"] = res.puzzle.name
     d["status"] = res.status
@@ -316,8 +349,51 @@ def _threads(n):
     return None if n == 0 else n
 
 
+def _metric(args):
+    """``--metric``, checked against the puzzle (None where it has no metric)."""
+    if args.puzzle == "blocks":
+        if args.metric not in (None,) + METRICS:
+            raise PuzzleError(f"--metric {args.metric} is not a block-puzzle metric: use "
+                              f"{', '.join(METRICS)}")
+        return args.metric or "straight"
+    if args.puzzle == "pocket-cube":
+        if args.metric not in (None,) + CUBE_METRICS:
+            raise PuzzleError(f"--metric {args.metric} is not a pocket-cube metric: use htm or "
+                              f"qtm")
+        return args.metric or "htm"
+    if args.metric in CUBE_METRICS or (args.metric is not None
+                                       and args.puzzle not in ("sliding", "rotation")):
+        # (earlier versions let a block metric pass with sliding tiles and the rotation puzzle)
+        raise PuzzleError(f"--metric applies to block puzzles and the pocket cube, not the "
+                          f"{args.puzzle} puzzle")
+    return None
+
+
+def _needs_size(args, form):
+    if args.size is None:
+        raise PuzzleError(f"the {args.puzzle} puzzle needs --size {form}")
+    return args.size
+
+
 def _puzzle(args, start, for_layers=False):
     """The puzzle ``--puzzle`` names, from the other options."""
+    metric = _metric(args)
+    if args.puzzle not in ("sliding", "blocks") and getattr(args, "goal", None) is not None:
+        raise PuzzleError(f"--goal applies to sliding tiles and block puzzles; the "
+                          f"{args.puzzle} puzzle has its own")
+    if args.puzzle not in ("sliding", "blocks") and args.board is not None:
+        raise PuzzleError("--board is for block puzzles")
+    if args.puzzle == "pancake":
+        if args.size is None and start is not None:  # the stack tells its size
+            n = len(start.replace(",", " ").split())
+            return PancakePuzzle(n if n >= 2 else start)
+        return PancakePuzzle(_needs_size(args, "N (the number of pancakes)"))
+    if args.puzzle == "topspin":
+        return TopSpin(_needs_size(args, "N,K (tokens, turnstile)"))
+    if args.puzzle == "pocket-cube":
+        if args.size not in (None, "2x2x2"):
+            raise PuzzleError(f"the pocket cube is 2x2x2, not {args.size}")
+        return PocketCube(metric)
     if args.puzzle == "sliding":
         if args.board is not None:
             raise PuzzleError("--board is for block puzzles; give sliding tiles with --start")
@@ -327,11 +403,14 @@ def _puzzle(args, start, for_layers=False):
         if args.size is None:
             raise PuzzleError("the rotation puzzle needs --size HxW")
         return RotationPuzzle(args.size)
-    return BlockPuzzle(start, metric=args.metric,
+    return BlockPuzzle(start, metric=metric,
                        goal=False if for_layers else getattr(args, "goal", None))
 
 
-def _start(args):
+def _start(args, for_layers=False):
+    if for_layers and args.puzzle in ("pancake", "topspin", "pocket-cube") \
+            and args.start is None:
+        return None  # from the goal
     if args.puzzle == "blocks":
         if (args.board is None) == (args.start is None):
             raise PuzzleError("give the block puzzle's start with --board FILE or --start "
@@ -362,21 +441,21 @@ def _solve(args):
         raise SearchLimitError(f"{res.method} found no solution ({res.status})")
     legacy = {"sliding": _sliding_solution, "blocks": _block_solution,
               "rotation": lambda r: _rotation(
-                  r, ROTATION_MAX_OPS if args.max_depth is None else args.max_depth)}[args.puzzle]
+                  r, ROTATION_MAX_OPS if args.max_depth is None else args.max_depth)}.get(
+        args.puzzle, _permutation_solution)
     show = _print_block_solution if args.puzzle == "blocks" else _print_solution
     return _as_json(res, legacy), lambda: show(res)
 
 
 def _layers(args):
-    start = _start(args)
+    start = _start(args, for_layers=True)
     puzzle = _puzzle(args, start, for_layers=True)
     if args.hash != "perfect" and args.puzzle != "sliding":
         raise PuzzleError("--hash applies to sliding tiles")
     res = layers(puzzle, start, progress=True if args.progress else None,
                  threads=_threads(args.threads), max_depth=args.max_depth)
-    legacy = _sliding_layers if args.puzzle == "sliding" else _block_layers
-    if args.puzzle == "rotation":
-        legacy = _rotation_layers
+    legacy = {"sliding": _sliding_layers, "blocks": _block_layers,
+              "rotation": _rotation_layers}.get(args.puzzle, _permutation_layers)
     return _as_json(res, legacy), lambda: _print_layers(res)
 
 

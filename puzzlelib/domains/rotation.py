@@ -278,6 +278,21 @@ class RotationPuzzle(Puzzle):
                                   f"{[list(o) for o in OPERATIONS]}") from None
         return out
 
+    def as_permutation(self):
+        """The same puzzle defined generically, as a :class:`~.permutation.PermutationPuzzle`
+        of its four turns (moves named ``"0,0"``, ``"0,1"``, ``"1,0"``, ``"1,1"``): the same
+        positions and answers, without this module's hand-made kernels."""
+        from .permutation import PermutationPuzzle
+
+        moves = {}
+        for m, (x, y) in enumerate(OPERATIONS):
+            src = list(range(self.n_cells))
+            for a, b in self.params.pairs[m]:
+                src[a], src[b] = int(b), int(a)
+            moves[f"{x},{y}"] = src
+        return PermutationPuzzle(list(range(1, self.n_cells + 1)), moves,
+                                 name=f"{self.size} rotation (generic)")
+
     def apply(self, values, operations):
         """Every grid from ``values`` along ``operations`` (corners or move numbers), as flat
         lists, the first included."""

@@ -11,22 +11,29 @@ a lower bound, a heuristic for :func:`~puzzlelib.solve`'s ``idastar``, ``astar``
   15-puzzle's partitions ``pdb555``, ``pdb663``, ``pdb78``, or any groups), over the abstract
   space of :mod:`.space`;
 - :mod:`.blocks`: document 004's relaxed databases of block puzzles (``16-10-0-l`` and the
-  like), with the saved state of a long build and its resumption.
+  like), with the saved state of a long build and its resumption;
+- :mod:`.permutation`: databases over groups of pieces of any permutation puzzle (pancakes,
+  TopSpin, the Pocket Cube, your own), combined by their maximum.
 
-Both keep their files through :mod:`puzzlelib.core.store` (atomic writes, checksums) under
+All keep their files through :mod:`puzzlelib.core.store` (atomic writes, checksums) under
 ``<cache root>/pdb``. A puzzle joins by having a module here with the three functions below
-(``is_name``, ``guide``, ``databases``) and an entry in :data:`KINDS`.
+(``is_name``, ``guide``, ``databases``) and an entry in :data:`KINDS`, under its name or its
+``pdb_kind`` (every :class:`~puzzlelib.PermutationPuzzle` has ``"permutation"``).
 """
 
 from ..core.errors import PuzzleError
-from . import blocks, sliding
+from . import blocks, permutation, sliding
 
-#: The module of each puzzle's databases, by the puzzle's name.
-KINDS = {"sliding": sliding, "blocks": blocks}
+#: The module of each kind of puzzle's databases, by the puzzle's ``pdb_kind`` or name.
+KINDS = {"sliding": sliding, "blocks": blocks, "permutation": permutation}
+
+
+def _kind(puzzle):
+    return KINDS.get(getattr(puzzle, "pdb_kind", None) or puzzle.name)
 
 
 def _module(puzzle):
-    mod = KINDS.get(puzzle.name)
+    mod = _kind(puzzle)
     if mod is None:
         raise PuzzleError(f"the {puzzle.name} puzzle has no pattern databases")
     return mod
@@ -34,7 +41,7 @@ def _module(puzzle):
 
 def is_database(puzzle, heuristic):
     """Whether ``heuristic`` names pattern databases of ``puzzle``."""
-    mod = KINDS.get(puzzle.name)
+    mod = _kind(puzzle)
     return mod is not None and heuristic is not None and mod.is_name(puzzle, heuristic)
 
 

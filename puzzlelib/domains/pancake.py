@@ -1,0 +1,121 @@
+"""Pancake stacks: :class:`PancakePuzzle`, a :class:`~.permutation.PermutationPuzzle`.
+
+A stack of ``n`` pancakes of sizes ``1..n`` is written from the top; the goal is ``1..n`` from
+the top (the smallest on top). A move flips the top ``k`` pancakes (``2 <= k <= n``), and is
+written as ``k``. Every flip is its own inverse.
+
+Helmert's *gap* heuristic (M. Helmert, "Landmark heuristics for the pancake problem", SoCS
+2010) counts the adjacent pairs whose sizes differ by more than one, with the plate under the
+stack counted as a pancake of size ``n + 1``. A flip changes one adjacency only, so the count
+never overestimates; it is the default for ``idastar``, ``astar`` and ``greedy``.
+"""
+
+import numpy as np
+
+from ..core.contract import DomainFns, domain_fn
+from ..core.errors import PuzzleError
+from .permutation import (PermutationPuzzle, _heuristic, _inverse, _is_goal, _rank_after_cells,
+                          _rank_cells, _unrank_cells)
+
+#: The largest stack (the state's bytes hold one pancake each).
+MAX_PANCAKES = 250
+
+
+@domain_fn
+def gap(state, p):
+    """Helmert's gap heuristic on a pancake stack (pancake ``i`` is stored as ``i - 1``):
+    from the pancake in each place, or (location form, stacks of at most 20) from where each
+    pancake is, as pancakes ``v`` and ``v + 1`` lying next to each other close one gap."""
+    n = p.n
+    g = 0
+    if p.loc == 1:
+        g = n - 1
+        for v in range(n - 1):
+            d = np.int64(state[v]) - np.int64(state[v + 1])
+            if d == 1 or d == -1:
+                g -= 1
+    else:
+        for i in range(n - 1):
+            d = np.int64(state[i]) - np.int64(state[i + 1])
+            if d != 1 and d != -1:
+                g += 1
+    if state[n - 1] != n - 1:  # the largest is not on the plate (the same test in both forms)
+        g += 1
+    return g
+
+
+@domain_fn
+def _flip_gap(state, j, p):
+    """Flip ``k = j + 2`` on a stack kept pancake by pancake (stacks of more than 20), with
+    the gap heuristic's byte updated from the one adjacency a flip changes (under the flipped
+    part: the next pancake, or the plate, as a pancake of size ``n + 1``)."""
+    k = j + 2
+    below = np.int64(p.n) if k == p.n else np.int64(state[k])
+    d0 = np.int64(state[k - 1]) - below
+    d1 = np.int64(state[0]) - below
+    a = 0
+    b = k - 1
+    while a < b:
+        t = state[a]
+        state[a] = state[b]
+        state[b] = t
+        a += 1
+        b -= 1
+    dh = (1 if d1 != 1 and d1 != -1 else 0) - (1 if d0 != 1 and d0 != -1 else 0)
+    state[p.hpos] += dh
+    return dh
+
+
+#: Large stacks under the gap heuristic: the flip updates the heuristic itself.
+FNS_GAP = DomainFns(_flip_gap, _inverse, _is_goal, _heuristic, _rank_cells, _unrank_cells,
+                    _rank_after_cells)
+
+
+def flips(n):
+    """The moves of a stack of ``n``: flip ``k`` reverses the top ``k`` (``{str(k): src}``)."""
+    return {str(k): list(range(k))[::-1] + list(range(k, n)) for k in range(2, n + 1)}
+
+
+class PancakePuzzle(PermutationPuzzle):
+    """A stack of ``n`` pancakes (``2 <= n <= 250``), written from the top; the goal is
+    ``1..n`` from the top. Moves are flips of the top ``k`` (written ``k``). Heuristics:
+    ``gap`` (the default) and ``none``.
+
+    >>> from puzzlelib import PancakePuzzle, solve, layers
+    >>> solve(PancakePuzzle(5), "3 1 5 2 4").moves
+    [3, 5, 3, 2, 4, 2]
+    >>> layers(PancakePuzzle(6), "1 2 3 4 5 6").counts
+    [1, 5, 20, 79, 199, 281, 133, 2]
+    """
+
+    name = "pancake"
+    default_heuristic = "gap"
+    numbered_moves = True
+
+    def __init__(self, n):
+        if isinstance(n, str) and n.strip().isdigit():
+            n = int(n)
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) \
+                or not 2 <= n <= MAX_PANCAKES:
+            raise PuzzleError(f"a pancake stack has 2 to {MAX_PANCAKES} pancakes, not {n!r}")
+        self.size = int(n)
+        super().__init__(list(range(1, n + 1)), flips(int(n)), name=f"{n}-pancake")
+        self._plain_fns = self.fns
+
+    def _builtin_heuristics(self):
+        return ("gap",)
+
+    def _builtin_heuristic(self, name):
+        return gap if name == "gap" else None
+
+    def with_heuristic(self, name):
+        new = super().with_heuristic(name)
+        if new is not self and not self.params.loc:
+            new.fns = FNS_GAP if new.heuristic == "gap" else self._plain_fns
+        return new
+
+    def describe(self):
+        return {"puzzle": self.name, "size": self.size}
+
+    def layers_extra(self):
+        return {"n_ranks": self.n_ranks}
