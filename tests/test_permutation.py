@@ -192,6 +192,37 @@ def _guided(puzzle, spec):
     return guide(puzzle, spec)
 
 
+def test_swaps_and_cycles_of_large_puzzles_agree():
+    # more than 20 cells: no rank; moves that only swap pairs take their own step function
+    ts = TopSpin("24,4")
+    cyc = PermutationPuzzle(list(range(1, 25)),
+                            {str(i): src for i, src in enumerate(_rotations(24, 4))})
+    assert ts.fns is not cyc.fns
+    rng = np.random.default_rng(24)
+    for _ in range(3):
+        moves = [int(x) for x in rng.integers(0, 24, 3)]
+        a, b = ts.scrambled(moves), cyc.scrambled([str(2 * m) for m in moves])
+        la = solve(ts, a, method="bidir").length
+        assert la == solve(ts, a, method="iddfs").length <= 3
+        lb = solve(cyc, b, method="bidir").length
+        assert lb == solve(cyc, b, method="iddfs").length <= 3
+        assert ts.replay(a, solve(ts, a, method="bidir").moves)[-1] == list(range(1, 25))
+
+
+def _rotations(n, k):
+    """Moves of a ring that turn ``k`` consecutive cells by one place, both ways."""
+    out = []
+    for i in range(n):
+        src = list(range(n))
+        for t in range(k):
+            src[(i + t) % n] = (i + (t + 1) % k) % n
+        back = list(range(n))
+        for t in range(k):
+            back[(i + (t + 1) % k) % n] = (i + t) % n
+        out += [src, back]
+    return out
+
+
 def test_generic_rotation_puzzle_agrees_with_the_hand_written_one():
     for rows, cols in ((3, 3), (3, 4), (4, 4)):
         hand = RotationPuzzle(rows, cols)

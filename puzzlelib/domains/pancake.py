@@ -83,7 +83,7 @@ class PancakePuzzle(PermutationPuzzle):
 
     >>> from puzzlelib import PancakePuzzle, solve, layers
     >>> solve(PancakePuzzle(5), "3 1 5 2 4").moves
-    [3, 5, 3, 2, 4, 2]
+    [4, 2, 5, 4, 2]
     >>> layers(PancakePuzzle(6), "1 2 3 4 5 6").counts
     [1, 5, 20, 79, 199, 281, 133, 2]
     """

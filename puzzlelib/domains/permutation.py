@@ -66,6 +66,8 @@ PermParams = namedtuple(
         "cyc",  # cell form: the cells of every move's cycles, one after another
         "cyc_len",  # the length of each cycle
         "move_cycles",  # move j's cycles: move_cycles[j] to move_cycles[j + 1]
+        "swaps",  # cell form, every move its own inverse: swaps[j, t] = the t-th pair swapped
+        "n_swaps",  # pairs per move
         "inv",  # inv[j]: the move undoing move j
         "goal",  # the goal's state bytes (the heuristic byte 0)
         "hpos",  # index of the heuristic byte
@@ -127,6 +129,18 @@ def _apply_cells(state, j, p):
 
 
 @domain_fn
+def _apply_swaps(state, j, p):
+    """Move ``j`` in place, cell form, when every move only swaps pairs of cells (reversals:
+    pancakes, TopSpin, the Rotation Puzzle)."""
+    for t in range(p.n_swaps[j]):
+        a = p.swaps[j, t, 0]
+        b = p.swaps[j, t, 1]
+        x = state[a]
+        state[a] = state[b]
+        state[b] = x
+
+
+@domain_fn
 def _new_h(state, p):
     """After a move: the heuristic's change, its byte updated (0 without a heuristic)."""
     if p.state_len == p.hpos:  # no heuristic, no byte for it
@@ -154,6 +168,12 @@ def _step_loc_twist(state, j, p):
 @domain_fn
 def _step_cells(state, j, p):
     _apply_cells(state, j, p)
+    return _new_h(state, p)
+
+
+@domain_fn
+def _step_swaps(state, j, p):
+    _apply_swaps(state, j, p)
     return _new_h(state, p)
 
 
@@ -267,6 +287,8 @@ FNS_LOC = DomainFns(_step_loc, _inverse, _is_goal, _heuristic, _rank_loc, _unran
 FNS_LOC_TWIST = DomainFns(_step_loc_twist, _inverse, _is_goal, _heuristic, _rank_loc,
                           _unrank_loc, _rank_after_loc)
 FNS_CELLS = DomainFns(_step_cells, _inverse, _is_goal, _heuristic, _rank_cells, _unrank_cells,
+                      _rank_after_cells)
+FNS_SWAPS = DomainFns(_step_swaps, _inverse, _is_goal, _heuristic, _rank_cells, _unrank_cells,
                       _rank_after_cells)
 
 
@@ -601,12 +623,19 @@ class PermutationPuzzle(Puzzle):
             self.layer_kernel = "scan"
         elif loc and m >= 3:
             self.buckets = (dest[:, :m].T.astype(np.int64).copy(), n_ranks // m)
+        swapping = k == 1 and width == 2
+        n_swaps = np.array([starts[j + 1] - starts[j] for j in range(n_moves)], dtype=np.int64)
+        swaps = np.zeros((n_moves, max(1, int(n_swaps.max())), 2), dtype=np.int64)
+        if swapping:
+            for j in range(n_moves):
+                swaps[j, :n_swaps[j]] = cyc[starts[j]:starts[j + 1], :2]
         self.params = PermParams(
             hpos, n_moves, 1, n, m, k, loc, dest, tadd, cyc, cyc_len,
-            np.array(starts, dtype=np.int64), inv, goal, hpos, rkind, cls, counts, radix,
-            weights, odig, k ** odig, no_heuristic, np.zeros(1, dtype=np.int64),
+            np.array(starts, dtype=np.int64), swaps, n_swaps, inv, goal, hpos, rkind, cls,
+            counts, radix, weights, odig, k ** odig, no_heuristic, np.zeros(1, dtype=np.int64),
             np.zeros(1, dtype=np.uint8))
-        self.fns = (FNS_CELLS if not loc else FNS_LOC_TWIST if k > 1 else FNS_LOC)
+        self.fns = (FNS_LOC_TWIST if loc and k > 1 else FNS_LOC if loc
+                    else FNS_SWAPS if swapping else FNS_CELLS)
 
     def _builtin_heuristics(self):
         return ()
