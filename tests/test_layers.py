@@ -115,6 +115,26 @@ def test_stop_rank_in_every_kernel():
         assert dist[stop] == 2 and counts == [1, 2, 4] and res.expanded == 3
 
 
+@pytest.mark.parametrize(
+    "rows,cols,goal",
+    [(2, 3, None), (3, 3, None), (2, 4, [1, 1, 2, 2, 3, 3, 4, 0])],
+)
+def test_bottom_up_scan_gives_the_same_table(rows, cols, goal):
+    """The scan with its late layers made bottom-up (unseen positions looking for the layer)
+    against the plain scan, from the goal and with a stop rank; it makes fewer children."""
+    puz = SlidingPuzzle(rows, cols, goal=goal, heuristic="none")
+    r0 = int(puz.fns.rank(puz.encode(puz.goal), puz.params))
+    down = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], kernel="scan")
+    up = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], kernel="scan-up")
+    assert (down.dist == up.dist).all() and down.counts == up.counts
+    assert up.generated < down.generated
+    far = int(np.flatnonzero(down.dist == len(down.counts) - 2)[0])
+    a = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], kernel="scan", stop_rank=far)
+    b = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], kernel="scan-up",
+                            stop_rank=far)
+    assert a.counts == b.counts and (a.dist == b.dist).all()
+
+
 def test_kernel_choice():
     assert layered.choose_kernel(layered.PARALLEL_MIN_TABLE, None) == "scan"
     assert layered.choose_kernel(1000, None) == "lists"

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 BOOKS = {b.stem: b for b in reproduce.notebooks()}
 NAMES = ["01_8puzzle_bfs_iddfs", "02_indistinguishable_pieces", "03_15puzzle_astar_pdb",
-         "04_rotation_bidirectional", "05_block_puzzles_pdb"]
+         "04_rotation_bidirectional", "05_block_puzzles_pdb", "06_your_own_puzzle"]
 
 
 def _csv(path):
@@ -22,7 +22,7 @@ def _csv(path):
         return list(csv.DictReader(f))
 
 
-def test_the_notebooks_are_the_five_lessons_in_order():
+def test_the_notebooks_are_the_six_lessons_in_order():
     assert list(BOOKS) == NAMES
 
 
@@ -107,6 +107,28 @@ def test_05_shows_document_004s_figures(ran):
     rows = {r["quantity"]: r["ours"] for r in _csv(ran(NAMES[4]) / "published_vs_ours.csv")}
     assert rows["patterns of 36-0-0-f, 6x7 board"] == "21090"  # 30 * C(38, 2), Table 2
     assert rows["patterns of 50-0-0-f, 7x8 board"] == "55692"  # 42 * C(52, 2), Table 3
+
+
+def test_06_shows_the_published_figures(ran):
+    rows = _csv(ran(NAMES[5]) / "published_vs_ours.csv")
+    assert rows and all(r["published"] == r["ours"] for r in rows)
+    ours = {(r["experiment"], r["quantity"]): r["ours"] for r in rows}
+    doc = _csv(DATA / "published" / "006_permutation_puzzles.csv")
+    assert len(doc) == (12 + 2) + (15 + 2) + 14 + 10 and all(r["source"] for r in doc)
+    pub = {(r["experiment"], r["quantity"], r["n"]): r["published"] for r in doc}
+    for metric, gods_number in (("htm", "11"), ("qtm", "14")):
+        cube = f"pocket cube {metric}"
+        assert ours[(cube, "God's number")] == pub[(cube, "God's number", "")] == gods_number
+        assert ours[(cube, "positions in all")] == pub[(cube, "positions in all", "")] == "3674160"
+        for d in range(int(gods_number) + 1):
+            want = pub[(cube, "positions at depth", str(d))]
+            assert ours[(cube, f"positions at depth {d}")] == want
+    for n in range(2, 10):  # the small run's pancake numbers (the full run goes on to 12)
+        assert ours[("pancake", f"P({n})")] == pub[("pancake", "P(n)", str(n))]
+    frame_stewart = ["1", "3", "5", "9", "13", "17"]  # 1..6 discs in the small run
+    for n, moves in enumerate(frame_stewart, 1):
+        assert ours[("4-peg Hanoi", f"fewest moves, {n} discs")] == moves
+        assert pub[("4-peg Hanoi", "fewest moves", str(n))] == moves
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -66,7 +66,8 @@ class Puzzle:
     lkfns = None
     buckets = None
     #: How :func:`~puzzlelib.layers` keeps its layers (:func:`puzzlelib.search.layered.layered_bfs`):
-    #: ``"lists"`` of positions, or ``"scan"`` of the table (tables too big for the lists).
+    #: ``"lists"`` of positions, or ``"scan"``/``"scan-up"`` of the table (tables too big for
+    #: the lists).
     layer_kernel = "lists"
 
     _dfs_fns = None

@@ -620,7 +620,7 @@ class PermutationPuzzle(Puzzle):
         self.buckets = None
         self.layer_kernel = "lists"
         if n_ranks is not None and n_ranks >= LISTS_MAX_RANKS:
-            self.layer_kernel = "scan"
+            self.layer_kernel = "scan-up"
         elif loc and m >= 3:
             self.buckets = (dest[:, :m].T.astype(np.int64).copy(), n_ranks // m)
         swapping = k == 1 and width == 2
@@ -859,6 +859,8 @@ class PermutationPuzzle(Puzzle):
     def describe(self):
         d = {"puzzle": self.name, "cells": self.n_cells, "moves": list(self.move_names),
              "goal": list(self.goal_labels)}
+        if self.title != self.name:
+            d["name"] = self.title
         if self.k > 1:
             d["orientations"] = self.k
         return d

@@ -119,6 +119,88 @@ def _layer_parallel(dist, depth, fns, p):
 
 
 @kernel
+def _expand_range_up(lo, hi, dist, words, depth, fns, p):
+    """Bottom-up: every position not reached yet with rank in ``[lo, hi)`` looks for a
+    neighbour of depth ``depth`` (every move has its inverse, so a neighbour's neighbour is the
+    position itself) and, at the first, is marked ``depth + 1``. Cheaper than expanding the
+    layer once fewer positions are left unseen than the layer holds: most unseen ones then
+    find such a neighbour after a few moves. Only this range's entries are written, and only
+    to ``depth + 1``, which no test here reads: no races, exact counts.
+
+    Returns (positions examined, positions marked, children made)."""
+    state = np.empty(p.state_len, dtype=np.uint8)
+    base = np.empty(p.state_len, dtype=np.uint8)
+    examined = 0
+    marked = 0
+    made = 0
+    nxt = np.uint8(depth + 1)
+    r = lo
+    while r < hi:
+        if (r & 7) == 0 and r + 8 <= hi:
+            w = ~words[r >> 3]  # an unseen byte (255) becomes 0
+            if ((w - _ONES) & ~w & _HIGHS) == 0:
+                r += 8  # every position of the word is reached already
+                continue
+        if dist[r] != UNSEEN:
+            r += 1
+            continue
+        examined += 1
+        fns.unrank(r, p, base)
+        for j in range(p.state_len):
+            state[j] = base[j]
+        for m in range(p.n_moves):
+            if fns.step(state, m, p) == ILLEGAL:
+                continue
+            made += 1
+            hit = dist[fns.rank(state, p)] == depth
+            for j in range(p.state_len):
+                state[j] = base[j]
+            if hit:
+                dist[r] = nxt
+                marked += 1
+                break
+        r += 1
+    return examined, marked, made
+
+
+@kernel(parallel=True)
+def _layer_parallel_up(dist, depth, fns, p):
+    """:func:`_expand_range_up` over the whole table in chunks, taken by the threads as they
+    come free (the unseen positions may crowd into a few parts of the table)."""
+    n = dist.shape[0]
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    words = dist[: n - n % 8].view(np.uint64)
+    examined = filled(n_chunks, 0)
+    marked = filled(n_chunks, 0)
+    made = filled(n_chunks, 0)
+    counter = new_counter()
+    for _ in prange(workers(n_chunks)):
+        while True:
+            c = take(counter)
+            if c >= n_chunks:
+                break
+            lo = c * CHUNK
+            hi = min(lo + CHUNK, n)
+            examined[c], marked[c], made[c] = _expand_range_up(lo, hi, dist, words, depth, fns,
+                                                               p)
+    return total(examined), total(marked), total(made)
+
+
+@jit(parallel=True)
+def _count_depth(dist, depth):
+    """How many entries equal ``depth``."""
+    n_chunks = (dist.shape[0] + CHUNK - 1) // CHUNK
+    per = filled(n_chunks, 0)
+    for c in prange(n_chunks):
+        k = 0
+        for r in range(c * CHUNK, min((c + 1) * CHUNK, dist.shape[0])):
+            if dist[r] == depth:
+                k += 1
+        per[c] = k
+    return total(per)
+
+
+@kernel
 def _capacities(lo, hi, bucket_next):
     """Room for each target bucket's next layer: the sizes of the source buckets that a move
     leads from into it."""
@@ -436,7 +518,10 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, 
     ``block`` ranks such that a move ``m`` from a position of block ``b`` always lands in block
     ``bucket_next[b, m]`` (-1: the move is never legal there); sliding tiles: the blank's cell.
     The layer lists are then expanded in parallel, one task per block. ``kernel``: ``"lists"``,
-    ``"scan"`` or ``"auto"`` (see :func:`choose_kernel`). ``min_parallel_layer``: layers of at
+    ``"scan"``, ``"scan-up"`` (the scan, with the layers whose positions outnumber those left
+    unseen made bottom-up: each unseen position looks for a neighbour in the layer, which needs
+    every move's inverse among the moves, as the contract says; the same table and counts,
+    fewer children made) or ``"auto"`` (see :func:`choose_kernel`). ``min_parallel_layer``: layers of at
     least this many positions are shared among the threads (default
     :data:`PARALLEL_MIN_LAYER`). ``kfns``: the domain's :class:`~puzzlelib.core.contract.KeyFns`,
     when they give its rank (``rank_after``): the layer lists then hold keys instead of states
@@ -457,9 +542,9 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, 
         counts, tally, stopped = _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress,
                                             buckets, min_par, kfns, limit, max_depth is None,
                                             unchecked)
-    elif kernel == "scan":
+    elif kernel in ("scan", "scan-up"):
         counts, tally, stopped = _bfs_scan(dist, fns, params, stop_rank, progress, limit,
-                                           max_depth is None)
+                                           max_depth is None, bottom_up=kernel == "scan-up")
     else:
         raise ValueError(f"unknown kernel {kernel!r}")
     return LayeredResult(dist, counts, tally[0], tally[1], dist.nbytes + tally[2], stopped)
@@ -527,15 +612,25 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min
     return counts, tally, depth >= limit and not (stop_rank >= 0 and dist[stop_rank] != UNSEEN)
 
 
-def _bfs_scan(dist, fns, params, stop_rank, progress, limit, unlimited):
+def _bfs_scan(dist, fns, params, stop_rank, progress, limit, unlimited, bottom_up=False):
     counts = []
     tally = np.zeros(3, dtype=np.int64)
     depth = 0
     total = 0
+    n = dist.shape[0]
+    layer = np.count_nonzero(dist == 0)  # (roughly) the size of the layer to expand
     while True:
-        found, marked, generated = _layer_parallel(dist, depth, fns, params)
-        tally[0] += generated
-        tally[1] += found
+        if bottom_up and n - total - layer < layer:
+            # fewer positions left unseen than the layer holds: they look for it instead
+            examined, marked, generated = _layer_parallel_up(dist, depth, fns, params)
+            found = _count_depth(dist, depth)
+            tally[0] += generated
+            tally[1] += examined
+        else:
+            found, marked, generated = _layer_parallel(dist, depth, fns, params)
+            tally[0] += generated
+            tally[1] += found
+        layer = marked
         counts.append(int(found))
         total += int(found)
         if progress is not None:
