@@ -24,10 +24,15 @@ arrangement of repeated labels, times ``k`` per orientation (one fewer when no m
 sum of the twists, which fixes the last). Beyond 64 bits, or 20 distinct pieces, there is no
 table, and the searches keep whole states.
 
-Encoding (``uint8``): the ``m`` moving cells' pieces (ranked cells first, in the order given;
-:attr:`PermutationPuzzle.order`), then the unchanged cells, then with orientations one byte
-per cell, then the heuristic's value. A piece is its goal cell's index in that order (with
-repeated labels: the label's class).
+Encoding (``uint8``). Cells are numbered in :attr:`PermutationPuzzle.order`: the ``m`` moving
+cells first, in the order given, then the unchanged ones; a piece is its goal cell's number (with
+repeated labels: the label's class). When the pieces are distinct and ranked
+(``params.loc == 1``, the *location form*), byte ``i`` is the cell where piece ``i`` is, and
+with orientations byte ``n + i`` is piece ``i``'s orientation; otherwise (the *cell form*)
+byte ``i`` is the piece in cell ``i``, and byte ``n + i`` the orientation there. Then, when the
+puzzle has a heuristic, one byte holds its value (``params.hpos``). A heuristic of your own
+(``heuristics={name: fn}``, ``fn(state, params) -> int``, a numba function) reads either form:
+``params.loc`` says which.
 """
 
 import hashlib
