@@ -25,12 +25,13 @@ import numpy as np
 from ..core import memory, store
 from ..core.contract import UNSEEN, DomainFns, domain_fn
 from ..core.errors import PuzzleError
-from ..core.hashing import _popcount, divmod_fast
+from ..core.hashing import divmod_fast
 from ..core.progress import layer_bar
 from ..core.stats import Stats
 from ..core.timing import timed
 from ..domains.permutation import _inverse, _is_goal, _label, no_heuristic
 from ..search.layered import layered_bfs
+from .space import placement_rank
 
 FORMAT = "puzzlelib-permutation-pdb-1"
 #: ``heuristic="pdb"`` takes groups of as many pieces as keep each table at most this big.
@@ -72,14 +73,9 @@ def _step(state, j, p):
 
 @domain_fn
 def _rank(state, p):
-    """The placement's rank (as :func:`puzzlelib.domains.permutation.pattern_max` reads it):
-    digit ``t`` is piece ``t``'s cell counted among the cells not taken by pieces before it."""
-    used = np.int64(0)
-    r = np.int64(0)
-    for t in range(p.q):
-        x = np.int64(state[t])
-        r = r * (p.m - t) + x - _popcount(used & ((np.int64(1) << x) - 1))
-        used |= np.int64(1) << x
+    """The placement's rank (as :func:`puzzlelib.domains.permutation.pattern_max` reads it),
+    then the orientations."""
+    r = placement_rank(state, p.q, p.m)
     if p.k > 1:
         o = np.int64(0)
         for t in range(p.q):

@@ -186,20 +186,6 @@ def _layer_parallel_up(dist, depth, fns, p):
     return total(examined), total(marked), total(made)
 
 
-@jit(parallel=True)
-def _count_depth(dist, depth):
-    """How many entries equal ``depth``."""
-    n_chunks = (dist.shape[0] + CHUNK - 1) // CHUNK
-    per = filled(n_chunks, 0)
-    for c in prange(n_chunks):
-        k = 0
-        for r in range(c * CHUNK, min((c + 1) * CHUNK, dist.shape[0])):
-            if dist[r] == depth:
-                k += 1
-        per[c] = k
-    return total(per)
-
-
 @kernel
 def _capacities(lo, hi, bucket_next):
     """Room for each target bucket's next layer: the sizes of the source buckets that a move
@@ -618,12 +604,12 @@ def _bfs_scan(dist, fns, params, stop_rank, progress, limit, unlimited, bottom_u
     depth = 0
     total = 0
     n = dist.shape[0]
-    layer = np.count_nonzero(dist == 0)  # (roughly) the size of the layer to expand
+    layer = ranks_at_depth(dist, 0, 0)[1]  # (roughly) the size of the layer to expand
     while True:
         if bottom_up and n - total - layer < layer:
             # fewer positions left unseen than the layer holds: they look for it instead
             examined, marked, generated = _layer_parallel_up(dist, depth, fns, params)
-            found = _count_depth(dist, depth)
+            found = ranks_at_depth(dist, depth, 0)[1]
             tally[0] += generated
             tally[1] += examined
         else:
