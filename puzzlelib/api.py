@@ -49,6 +49,7 @@ from .search import bidirectional as _bidir
 from .search import frontier as _frontier
 from .search import idastar as _ida
 from .search import layered as _layered
+from .search import packed as _packed
 
 #: Methods that can count every optimal solution (``all_solutions=True``).
 COUNTING_METHODS = ("iddfs", "idastar")
@@ -62,6 +63,10 @@ FARTHEST_LIMIT = 1000
 BIDIR_TABLE_MAX_RANKS = 1 << 24
 #: Tables of at least this many positions show a progress bar unless told otherwise.
 PROGRESS_MIN_TABLE = 20_000_000
+#: How :func:`layers` may keep its distance table.
+TABLES = ("auto", "bytes", "packed")
+#: Packed searches of at least this many positions save their state unless told otherwise.
+CHECKPOINT_MIN_RANKS = 1 << 30
 
 
 @contextmanager
@@ -386,37 +391,122 @@ def _solve_astar(space, state, timer, method, max_states, **_):
 
 
 def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FARTHEST_LIMIT,
-           max_depth=None, max_states=None, size=None, goal=None):
+           max_depth=None, max_states=None, table="auto", checkpoint=None,
+           checkpoint_seconds=None, size=None, goal=None):
     """Breadth-first search over every position reachable from ``start`` (God's algorithm):
     ``counts[d]`` positions at depth ``d``, the greatest depth, and the positions there (at
     most ``farthest_limit`` of them; ``n_farthest`` is the exact count).
 
-    On a puzzle with a perfect hash the search keeps one byte per position in a distance table,
-    checked against the memory available first; the result then answers ``depth(position)``
-    and ``path_to(position)``. Other puzzles are searched layer by layer on whole states,
-    keeping three layers (``max_states`` caps them; ``max_depth`` stops early). The start's
-    own labels or pieces define the positions (sliding tiles with repeated labels included);
-    the puzzle's goal plays no part. ``threads`` and ``progress`` as for :func:`solve`."""
+    On a puzzle with a perfect hash the search keeps a distance table, checked against the
+    memory available before it starts; the result then answers ``depth(position)`` and
+    ``path_to(position)``. ``table``: ``"bytes"`` (one byte a position), ``"packed"`` (the
+    depth modulo 3 in two bits and one bit for the current layer: 3/8 of a byte a position,
+    see :mod:`puzzlelib.search.packed`), or ``"auto"`` (bytes when they fit, else packed).
+    A packed search saves its state to the file ``checkpoint`` every ``checkpoint_seconds``
+    (default 600) and a later call with the same file resumes from it; ``True`` picks a file
+    in the package's cache folder for this puzzle and start, ``None`` (the default) does so
+    for tables of :data:`CHECKPOINT_MIN_RANKS` positions or more, ``False`` saves nothing.
+    Other puzzles are searched layer by layer on whole states, keeping three layers
+    (``max_states`` caps them; ``max_depth`` stops early). The start's own labels or pieces
+    define the positions (sliding tiles with repeated labels included); the puzzle's goal
+    plays no part. ``threads`` and ``progress`` as for :func:`solve` (a bar shows the depth,
+    the positions so far and the time left)."""
     puzzle, start = _puzzle_and_start(puzzle, start, size, goal)
+    if table not in TABLES:
+        raise PuzzleError(f"unknown table {table!r}: use one of {', '.join(TABLES)}")
     space = puzzle.rooted(start)
     max_depth = _check_limit(max_depth, "max_depth")
     max_states = _check_limit(max_states, "max_states", 1)
     farthest_limit = _check_limit(farthest_limit, "farthest_limit")
     n_threads = _threads(threads, space)
     state = space.encode(start)
-    n = _table_size(space, space.label)
+    n, kind = _layers_table(space, table)
     with timed() as timer:
         _typed(space, timer)
         with timer.phase() as ph:
-            out, counts, farthest, n_far, table, stopped = _layers_search(
-                space, state, n, n_threads, progress, farthest_limit, max_depth, max_states)
+            if kind == "packed":
+                found = _packed_layers(space, state, n, n_threads, progress, farthest_limit,
+                                       max_depth, checkpoint, checkpoint_seconds)
+            else:
+                found = _layers_search(space, state, n, n_threads, progress, farthest_limit,
+                                       max_depth, max_states)
+            out, counts, farthest, n_far, tab, stopped = found
     stats = Stats(out.generated, out.expanded, out.stored, out.memory_bytes, ph.seconds,
                   timer.compile_seconds)
+    extra = space.layers_extra()
+    extra.update(out.extra)
     return Result(puzzle=puzzle, method="layers", start=space.decode(state), length=None,
                   moves=None, status=BEYOND_DEPTH if stopped else COMPLETE, stats=stats,
                   threads=out.threads, counts=counts, farthest=farthest, n_farthest=int(n_far),
-                  extra=space.layers_extra(), table=table,
-                  _space=space if table is not None else None)
+                  extra=extra, table=tab, _space=space if tab is not None else None)
+
+
+def _layers_table(space, table):
+    """``(n_ranks, "bytes" | "packed")`` for :func:`layers`, the memory checked; ``(None,
+    None)`` for a puzzle without a perfect hash."""
+    n = space.n_ranks
+    if n is None:
+        if table == "packed":
+            raise PuzzleError(f"a packed table needs a perfect hash, and the {space.name} "
+                              f"puzzle has none: use table='auto'")
+        return None, None
+    as_bytes = f"the {space.label} distance table ({n:,} positions, one byte each)"
+    packed = _packed.packed_bytes(n)
+    as_packed = f"the {space.label} packed table ({n:,} positions, 3 bits each)"
+    if table == "bytes" or (table == "auto" and memory.fits(n)):
+        memory.check_fits(n, as_bytes)
+        return n, "bytes"
+    if table == "auto" and not memory.fits(packed):
+        raise PuzzleError(
+            f"{as_bytes} needs {memory.human(n)} of memory, packed {memory.human(packed)}, but "
+            f"only {memory.human(memory.available_bytes())} is available; choose a smaller "
+            f"board or a search that does not need the full table (idastar, astar, bidir)")
+    memory.check_fits(packed, as_packed)
+    return n, "packed"
+
+
+def _decoded(space, ranks):
+    buf = np.empty(space.params.state_len, dtype=np.uint8)
+    out = []
+    for r in ranks:
+        space.fns.unrank(int(r), space.params, buf)
+        out.append(space.decode(buf))
+    return out
+
+
+def _checkpoint_file(space, start_rank, n):
+    """The file a packed search of ``space`` from ``start_rank`` saves its state to."""
+    import hashlib
+    import json
+
+    from .core.store import cache_root
+
+    key = json.dumps([space.describe(), int(start_rank), int(n)], sort_keys=True, default=str)
+    return key, cache_root() / "layers" / (hashlib.sha256(key.encode()).hexdigest()[:20]
+                                           + ".state")
+
+
+def _packed_layers(space, state, n, n_threads, progress, farthest_limit, max_depth, checkpoint,
+                   checkpoint_seconds):
+    r0 = int(space.fns.rank(state, space.params))
+    key, default_file = _checkpoint_file(space, r0, n)
+    if checkpoint is None:  # automatic: for long searches only
+        checkpoint = default_file if n >= CHECKPOINT_MIN_RANKS else None
+    elif checkpoint is True:
+        checkpoint = default_file
+    elif checkpoint is False:
+        checkpoint = None
+    with layer_bar(_auto_progress(progress, n), n, f"{space.label} layers (packed)",
+                   progress) as update, _on_threads(n_threads):
+        tab, counts, tally, stopped, resumed = _packed.run_packed(
+            space.fns, space.params, n, [r0], key, progress=update, max_depth=max_depth,
+            checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds)
+    ranks, n_far = _packed.front_ranks(tab.words, tab.front, len(counts) - 1, farthest_limit)
+    out = _Out(COMPLETE, None, tally[0], tally[1], sum(counts), tab.nbytes, n_threads)
+    out.extra = {"table": "packed"}
+    if resumed is not None:
+        out.extra["resumed_at_depth"] = resumed
+    return out, counts, _decoded(space, ranks), n_far, tab, stopped
 
 
 def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_depth, max_states):
@@ -430,13 +520,9 @@ def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_dep
                 max_depth=max_depth)
         counts, table = res.counts, res.dist
         ranks, n_far = _layered.ranks_at_depth(table, len(counts) - 1, farthest_limit)
-        buf = np.empty(space.params.state_len, dtype=np.uint8)
-        farthest = []
-        for r in ranks:
-            space.fns.unrank(int(r), space.params, buf)
-            farthest.append(space.decode(buf))
+        farthest = _decoded(space, ranks)
         out = _Out(COMPLETE, None, res.generated, res.expanded, sum(counts),
-                   res.peak_bytes, n_threads)
+                   res.peak_bytes, n_threads, extra={"table": "bytes"})
     else:
         n_threads = 1
         table = None

@@ -95,6 +95,13 @@ def _parser():
     l.add_argument("--threads", type=int, default=0, help="threads (default 0 = all cores)")
     l.add_argument("--hash", default="perfect", choices=("perfect", "sparse"),
                    help="sliding: minimal perfect hash (default) or a sparse direct index")
+    l.add_argument("--table", default="auto", choices=("auto", "bytes", "packed"),
+                   help="distance table: one byte a position, packed (3 bits), or auto "
+                        "(bytes when they fit; default)")
+    l.add_argument("--checkpoint", default=None, metavar="FILE",
+                   help="packed tables: save the search's state to FILE every 10 minutes and "
+                        "resume from it ('none': never; default: a file in the cache for "
+                        "tables of 2**30 positions or more)")
     l.add_argument("--json", action="store_true")
 
     r = sub.add_parser(
@@ -212,6 +219,7 @@ def _sliding_layers(res):
             "max_depth": res.max_depth, "farthest": res.farthest, "n_farthest": res.n_farthest,
             "seconds": res.stats.seconds, "compile_seconds": res.stats.compile_seconds,
             "threads": res.threads, "hash": res.extra["hash"],
+            "table": res.extra.get("table"),
             "table_bytes": int(res.table.nbytes) if res.table is not None else 0}
 
 
@@ -452,8 +460,10 @@ def _layers(args):
     puzzle = _puzzle(args, start, for_layers=True)
     if args.hash != "perfect" and args.puzzle != "sliding":
         raise PuzzleError("--hash applies to sliding tiles")
+    checkpoint = {None: None, "none": False}.get(args.checkpoint, args.checkpoint)
     res = layers(puzzle, start, progress=True if args.progress else None,
-                 threads=_threads(args.threads), max_depth=args.max_depth)
+                 threads=_threads(args.threads), max_depth=args.max_depth, table=args.table,
+                 checkpoint=checkpoint)
     legacy = {"sliding": _sliding_layers, "blocks": _block_layers,
               "rotation": _rotation_layers}.get(args.puzzle, _permutation_layers)
     return _as_json(res, legacy), lambda: _print_layers(res)

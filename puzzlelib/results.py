@@ -7,12 +7,11 @@ that two searches can be compared by their numbers alone.
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from .core.contract import UNSEEN
 from .core.stats import Stats
 from .core.errors import PuzzleError
 from .search.layered import path_to
+from .search.packed import PackedTable
 
 
 #: ``Result.status`` values.
@@ -49,7 +48,7 @@ class Result:
     farthest: list = None
     n_farthest: int = None
     extra: dict = field(default_factory=dict)
-    table: np.ndarray = field(default=None, repr=False)
+    table: object = field(default=None, repr=False)  # bytes, or a packed table
     _space: object = field(default=None, repr=False)
 
     @property
@@ -72,6 +71,8 @@ class Result:
         """Moves from the start to ``position`` (-1 when it cannot be reached), read from the
         distance table of :func:`~puzzlelib.layers` (puzzles with a perfect hash)."""
         space, rank = self._rank_in_table(position)
+        if isinstance(self.table, PackedTable):
+            return self.table.depth(rank)
         d = int(self.table[rank])
         return -1 if d == UNSEEN else d
 
@@ -79,6 +80,9 @@ class Result:
         """A shortest solution from the start to ``position``, read back from the distance
         table, in the puzzle's notation (None when it cannot be reached)."""
         space, rank = self._rank_in_table(position)
+        if isinstance(self.table, PackedTable):
+            path = self.table.path(rank)
+            return None if path is None else space.moves_out(path)
         if self.table[rank] == UNSEEN:
             return None
         return space.moves_out(path_to(self.table, rank, space.fns, space.params))

@@ -48,3 +48,10 @@ def check_fits(n_bytes, what):
             f"choose a smaller board or a search that does not need the full table "
             f"(idastar, astar, bidir)"
         )
+
+
+def fits(n_bytes):
+    """Whether :func:`check_fits` would let ``n_bytes`` be allocated."""
+    if n_bytes < UNCHECKED_BYTES and not os.environ.get("PUZZLELIB_MAX_BYTES"):
+        return True
+    return n_bytes <= SHARE * available_bytes()

@@ -41,19 +41,28 @@ def start_threads():
     return numba.get_num_threads()
 
 
-@intrinsic
-def _fetch_add(typingctx, arr, i, v):
-    """``arr[i] += v`` done atomically (LLVM ``atomicrmw add``); returns the value before."""
-    if not (isinstance(arr, types.Array) and arr.dtype == types.int64):
-        return None
-    sig = types.int64(arr, types.intp, types.int64)
+def atomic_rmw(op, dtype):
+    """An intrinsic ``fetch(arr, i, v)``: ``arr[i] = arr[i] <op> v`` done atomically on an array
+    of ``dtype`` (LLVM ``atomicrmw``, ``op`` one of its operations: ``"add"``, ``"and"``,
+    ``"or"``...); returns the value before."""
 
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        ptr = builder.gep(ary.data, [args[1]])
-        return builder.atomic_rmw("add", ptr, args[2], "seq_cst")
+    @intrinsic
+    def fetch(typingctx, arr, i, v):
+        if not (isinstance(arr, types.Array) and arr.dtype == dtype):
+            return None
+        sig = dtype(arr, types.intp, dtype)
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            ary = context.make_array(signature.args[0])(context, builder, args[0])
+            ptr = builder.gep(ary.data, [args[1]])
+            return builder.atomic_rmw(op, ptr, args[2], "seq_cst")
+
+        return sig, codegen
+
+    return fetch
+
+
+_fetch_add = atomic_rmw("add", types.int64)
 
 
 @jit
