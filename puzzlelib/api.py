@@ -392,7 +392,7 @@ def _solve_astar(space, state, timer, method, max_states, **_):
 
 def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FARTHEST_LIMIT,
            max_depth=None, max_states=None, table="auto", checkpoint=None,
-           checkpoint_seconds=None, size=None, goal=None):
+           checkpoint_seconds=None, client=None, size=None, goal=None):
     """Breadth-first search over every position reachable from ``start`` (God's algorithm):
     ``counts[d]`` positions at depth ``d``, the greatest depth, and the positions there (at
     most ``farthest_limit`` of them; ``n_farthest`` is the exact count).
@@ -406,6 +406,8 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
     (default 600) and a later call with the same file resumes from it; ``True`` picks a file
     in the package's cache folder for this puzzle and start, ``None`` (the default) does so
     for tables of :data:`CHECKPOINT_MIN_RANKS` positions or more, ``False`` saves nothing.
+    ``client``: a ``dask.distributed.Client``; the table is then split among its workers, one
+    part of the ranks each (:mod:`puzzlelib.search.distributed`), and the result keeps none.
     Other puzzles are searched layer by layer on whole states, keeping three layers
     (``max_states`` caps them; ``max_depth`` stops early). The start's own labels or pieces
     define the positions (sliding tiles with repeated labels included); the puzzle's goal
@@ -420,11 +422,19 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
     farthest_limit = _check_limit(farthest_limit, "farthest_limit")
     n_threads = _threads(threads, space)
     state = space.encode(start)
-    n, kind = _layers_table(space, table)
+    if client is not None:
+        n, kind = _dask_table(space, client, table), "dask"
+    else:
+        n, kind = _layers_table(space, table)
     with timed() as timer:
         _typed(space, timer)
         with timer.phase() as ph:
-            if kind == "packed":
+            if kind == "dask":
+                with timer.compiling():
+                    _warm_workers(client, space)
+                found = _dask_layers(space, state, n, client, progress, farthest_limit,
+                                     max_depth)
+            elif kind == "packed":
                 found = _packed_layers(space, state, n, n_threads, progress, farthest_limit,
                                        max_depth, checkpoint, checkpoint_seconds)
             else:
@@ -463,6 +473,51 @@ def _layers_table(space, table):
             f"board or a search that does not need the full table (idastar, astar, bidir)")
     memory.check_fits(packed, as_packed)
     return n, "packed"
+
+
+def _dask_table(space, client, table):
+    """The rank space's size for a search on ``client``'s workers, each part's table checked
+    against its worker's memory limit."""
+    from .search.distributed import part_bounds, worker_addresses
+
+    n = space.n_ranks
+    if n is None:
+        raise PuzzleError(f"a search on a Dask cluster needs a perfect hash, and the "
+                          f"{space.name} puzzle has none")
+    if table == "packed":
+        raise PuzzleError("a search on a Dask cluster keeps one byte a position in each "
+                          "worker's part: use table='auto' or 'bytes'")
+    workers = worker_addresses(client)
+    if not workers:
+        raise PuzzleError("the Dask cluster has no workers")
+    part = int(np.diff(part_bounds(n, len(workers))).max())
+    limit = min((m for _, m in workers if m > 0), default=0)
+    if limit and part > memory.SHARE * limit:
+        raise PuzzleError(
+            f"each of the {len(workers)} workers' parts of the {space.label} table needs "
+            f"{memory.human(part)}, but a worker may use {memory.human(limit)}; add workers or "
+            f"memory")
+    return n
+
+
+def _warm_workers(client, space):
+    from .search.distributed import warm_workers
+
+    warm_workers(client, space)
+
+
+def _dask_layers(space, state, n, client, progress, farthest_limit, max_depth):
+    from .search.distributed import dask_bfs
+
+    with layer_bar(_auto_progress(progress, n), n, f"{space.label} layers (dask)",
+                   progress) as update:
+        counts, ranks, n_far, tally, stopped = dask_bfs(
+            client, space, n, [int(space.fns.rank(state, space.params))], progress=update,
+            max_depth=max_depth, farthest_limit=farthest_limit)
+    workers = len(client.scheduler_info(n_workers=-1)["workers"])
+    out = _Out(COMPLETE, None, tally[0], tally[1], sum(counts), n, workers,
+               extra={"table": "dask", "workers": workers, "bytes_sent": int(tally[2])})
+    return out, counts, _decoded(space, ranks), n_far, None, stopped
 
 
 def _decoded(space, ranks):

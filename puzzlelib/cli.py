@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import sys
+from contextlib import contextmanager
 
 from .api import layers, solve
 from .core.errors import PuzzleError, SearchLimitError
@@ -102,6 +103,10 @@ def _parser():
                    help="packed tables: save the search's state to FILE every 10 minutes and "
                         "resume from it ('none': never; default: a file in the cache for "
                         "tables of 2**30 positions or more)")
+    l.add_argument("--dask", type=int, default=None, metavar="N",
+                   help="split the table among N Dask workers started on this machine")
+    l.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="split the table among the workers of the Dask cluster at ADDRESS")
     l.add_argument("--json", action="store_true")
 
     r = sub.add_parser(
@@ -455,15 +460,46 @@ def _solve(args):
     return _as_json(res, legacy), lambda: show(res)
 
 
+@contextmanager
+def _dask_client(args):
+    """The Dask client ``--dask N`` (a LocalCluster of N one-thread workers) or ``--scheduler
+    ADDRESS`` asks for, closed afterwards; None without either."""
+    if args.dask is None and args.scheduler is None:
+        yield None
+        return
+    if args.dask is not None and args.scheduler is not None:
+        raise PuzzleError("give --dask N or --scheduler ADDRESS, not both")
+    if args.dask is not None and args.dask < 1:
+        raise PuzzleError(f"--dask needs at least 1 worker, not {args.dask}")
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    if args.scheduler is not None:
+        try:
+            client = Client(args.scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as e:
+            raise PuzzleError(f"cannot reach the Dask scheduler at {args.scheduler}: "
+                              f"{str(e).splitlines()[0] if str(e) else type(e).__name__}")
+        with client:
+            yield client
+        return
+    with LocalCluster(n_workers=args.dask, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        yield client
+
+
 def _layers(args):
     start = _start(args, for_layers=True)
     puzzle = _puzzle(args, start, for_layers=True)
     if args.hash != "perfect" and args.puzzle != "sliding":
         raise PuzzleError("--hash applies to sliding tiles")
     checkpoint = {None: None, "none": False}.get(args.checkpoint, args.checkpoint)
-    res = layers(puzzle, start, progress=True if args.progress else None,
-                 threads=_threads(args.threads), max_depth=args.max_depth, table=args.table,
-                 checkpoint=checkpoint)
+    with _dask_client(args) as client:
+        res = layers(puzzle, start, progress=True if args.progress else None,
+                     threads=_threads(args.threads), max_depth=args.max_depth,
+                     table=args.table, checkpoint=checkpoint, client=client)
     legacy = {"sliding": _sliding_layers, "blocks": _block_layers,
               "rotation": _rotation_layers}.get(args.puzzle, _permutation_layers)
     return _as_json(res, legacy), lambda: _print_layers(res)

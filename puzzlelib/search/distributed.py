@@ -1,0 +1,191 @@
+"""Layered breadth-first search on a Dask cluster: the rank space split among the workers.
+
+The ranks ``0..n-1`` are cut into ``P`` contiguous *parts*, one per worker, each holding the
+one-byte distance table of its own ranks (a part of ``n / P`` bytes lives on its worker for
+the whole search). Each layer is two rounds of tasks, each pinned to the worker of its part:
+
+1. **expand**: part ``i`` unranks its positions of depth ``d``, applies every move, and sorts
+   and de-duplicates the children's ranks; cut at the parts' bounds, they are ``P`` arrays,
+   the ``j``-th for part ``j``.
+2. **absorb**: part ``j`` receives its array from every part (Dask moves each one from the
+   worker that made it straight to the worker of part ``j``; nothing passes through the
+   client) and marks those not reached yet with depth ``d + 1``, counting them: the counts are
+   exact, since only part ``j`` writes its table.
+
+The client only sends the depth and adds up the counts. The domain's functions and kernels are
+the same as on one machine (the puzzle object is pickled to the workers, and numba compiles or
+loads its kernels there).
+"""
+
+import uuid
+
+import numpy as np
+
+from ..core.contract import ILLEGAL, UNSEEN
+from ..core.jit import jit, kernel
+
+#: The parts held by this process's worker(s): ``(run, part) -> (space, lo, dist)``.
+_PARTS = {}
+
+
+@kernel
+def _children(ranks, fns, p):
+    """The ranks of every child (legal moves) of the positions of ``ranks``."""
+    out = np.empty(ranks.shape[0] * p.n_moves, dtype=np.int64)
+    state = np.empty(p.state_len, dtype=np.uint8)
+    base = np.empty(p.state_len, dtype=np.uint8)
+    k = 0
+    for i in range(ranks.shape[0]):
+        r = ranks[i]
+        fns.unrank(r, p, base)
+        for j in range(p.state_len):
+            state[j] = base[j]
+        for m in range(p.n_moves):
+            if fns.step(state, m, p) == ILLEGAL:
+                continue
+            out[k] = fns.rank_after(state, m, r, p)
+            k += 1
+            for j in range(p.state_len):
+                state[j] = base[j]
+    return out[:k]
+
+
+@jit
+def _absorb(dist, lo, ranks, mark):
+    """Mark the ranks of ``ranks`` (global ranks, this part's) not reached yet with ``mark``;
+    returns how many were new."""
+    new = 0
+    for i in range(ranks.shape[0]):
+        k = ranks[i] - lo
+        if dist[k] == UNSEEN:
+            dist[k] = mark
+            new += 1
+    return new
+
+
+# -- tasks (run on the workers) ----------------------------------------------------------------
+
+def _warm(space):
+    """Compile the kernels in this worker's process (or load them from numba's cache)."""
+    empty = np.empty(0, dtype=np.int64)
+    _children(empty, space.fns, space.params)
+    _absorb(np.empty(0, dtype=np.uint8), 0, empty, np.uint8(1))
+
+
+def _init_part(run, i, lo, hi, space, starts):
+    dist = np.full(hi - lo, UNSEEN, dtype=np.uint8)
+    mine = starts[(starts >= lo) & (starts < hi)]
+    dist[mine - lo] = 0
+    _PARTS[(run, i)] = (space, lo, dist)
+    return len(mine)
+
+
+def _expand_part(run, i, depth, bounds):
+    space, lo, dist = _PARTS[(run, i)]
+    ranks = np.flatnonzero(dist == depth).astype(np.int64) + lo
+    kids = _children(ranks, space.fns, space.params)
+    generated = len(kids)
+    kids = np.unique(kids)
+    cuts = np.searchsorted(kids, bounds)
+    pieces = [kids[cuts[j]:cuts[j + 1]] for j in range(len(bounds) - 1)]
+    return pieces, len(ranks), generated, kids.nbytes
+
+
+def _piece(expanded, j):
+    return expanded[0][j]
+
+
+def _tally(expanded):
+    return expanded[1:]
+
+
+def _absorb_part(run, j, depth, *pieces):
+    space, lo, dist = _PARTS[(run, j)]
+    mark = np.uint8(depth + 1)
+    return sum(int(_absorb(dist, lo, piece, mark)) for piece in pieces)
+
+
+def _last_layer(run, i, depth, limit):
+    space, lo, dist = _PARTS[(run, i)]
+    ranks = np.flatnonzero(dist == depth).astype(np.int64) + lo
+    return ranks[:limit], len(ranks)
+
+
+def _drop_part(run, i):
+    _PARTS.pop((run, i), None)
+
+
+# -- the client's side ---------------------------------------------------------------------------
+
+def worker_addresses(client):
+    """The cluster's workers, in a fixed order, with their memory limits (bytes; 0: none)."""
+    info = client.scheduler_info(n_workers=-1)["workers"]
+    return [(addr, int(info[addr].get("memory_limit") or 0)) for addr in sorted(info)]
+
+
+def warm_workers(client, space):
+    """Have every worker compile the kernels for ``space`` (or load them from numba's cache),
+    so that a search's time holds none of it."""
+    workers = [addr for addr, _ in worker_addresses(client)]
+    client.gather([client.submit(_warm, space, workers=[w], allow_other_workers=False,
+                                 pure=False) for w in workers])
+
+
+def part_bounds(n, n_parts):
+    """Where each of ``n_parts`` parts of ranks ``0..n-1`` starts (and ``n`` at the end)."""
+    return np.linspace(0, n, n_parts + 1).astype(np.int64)
+
+
+def dask_bfs(client, space, n_ranks, start_ranks, progress=None, max_depth=None,
+             farthest_limit=1000, n_parts=None):
+    """Breadth-first search from ``start_ranks`` over the ranks ``0..n_ranks-1`` of ``space``,
+    split into ``n_parts`` parts (default: one per worker) on the workers of ``client`` (see
+    the module). ``progress(depth, layer_count, total)`` after each layer; stops after layer
+    ``max_depth`` if given.
+
+    Returns ``(counts, farthest_ranks, n_farthest, tally, stopped)``; ``tally``: the children
+    generated, the positions expanded, and the bytes sent between parts."""
+    workers = [addr for addr, _ in worker_addresses(client)]
+    n_parts = len(workers) if n_parts is None else int(n_parts)
+    bounds = part_bounds(n_ranks, n_parts)
+    owner = [workers[i % len(workers)] for i in range(n_parts)]
+    run = uuid.uuid4().hex
+    starts = np.unique(np.asarray(start_ranks, dtype=np.int64))
+
+    def on(i, fn, *args):
+        return client.submit(fn, *args, workers=[owner[i]], allow_other_workers=False,
+                             pure=False)
+
+    try:
+        made = client.gather([on(i, _init_part, run, i, int(bounds[i]), int(bounds[i + 1]),
+                                 space, starts) for i in range(n_parts)])
+        counts = [int(sum(made))]
+        tally = np.zeros(3, dtype=np.int64)
+        depth = 0
+        stopped = False
+        while True:
+            if max_depth is not None and depth >= max_depth:
+                stopped = True
+                break
+            expanded = [on(i, _expand_part, run, i, depth, bounds) for i in range(n_parts)]
+            absorbed = [on(j, _absorb_part, run, j, depth,
+                           *[on(i, _piece, expanded[i], j) for i in range(n_parts)])
+                        for j in range(n_parts)]
+            new = int(sum(client.gather(absorbed)))
+            for found, generated, sent in client.gather([on(i, _tally, expanded[i])
+                                                          for i in range(n_parts)]):
+                tally += (generated, found, sent)
+            del expanded, absorbed
+            if new == 0:
+                break
+            depth += 1
+            counts.append(new)
+            if progress is not None:
+                progress(depth, new, sum(counts))
+        last = client.gather([on(i, _last_layer, run, i, depth, farthest_limit)
+                              for i in range(n_parts)])
+        far = np.concatenate([ranks for ranks, _ in last])[:farthest_limit]
+        n_far = sum(k for _, k in last)
+    finally:
+        client.gather([on(i, _drop_part, run, i) for i in range(n_parts)])
+    return counts, far, int(n_far), tally, stopped

@@ -1,0 +1,95 @@
+"""Layered BFS on a Dask LocalCluster of 2 workers (puzzlelib/search/distributed.py) against
+the local kernel: the same counts and farthest positions, and errors before anything starts."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from puzzlelib import CLASSIC, BlockPuzzle, PancakePuzzle, PuzzleError, SlidingPuzzle, layers  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as c:
+        yield c
+
+
+BOARDS = [
+    ("3x3", None, "1 2 3 4 5 6 7 8 0"),
+    ("2x5", None, "1 2 3 4 5 6 7 8 9 0"),
+    ("3x3", "1 1 1 2 2 2 3 3 0", "3 1 2 1 0 2 3 2 1"),  # repeated labels
+    ("2x3", "1 1 2 2 3 0", "1 1 2 2 3 0"),
+]
+
+
+@pytest.mark.parametrize("spec, goal, start", BOARDS)
+def test_same_layers_as_the_local_kernel(client, spec, goal, start):
+    puz = SlidingPuzzle(spec, goal=goal)
+    local = layers(puz, start)
+    dask = layers(puz, start, client=client)
+    assert dask.counts == local.counts
+    assert dask.n_farthest == local.n_farthest
+    assert sorted(dask.farthest) == sorted(local.farthest)
+    assert dask.extra["table"] == "dask" and dask.extra["workers"] == 2
+    assert dask.extra["bytes_sent"] > 0 and dask.stats.expanded == local.total
+    assert dask.table is None
+    with pytest.raises(PuzzleError, match="keeps no distance table"):
+        dask.depth(start)
+
+
+def test_a_permutation_puzzle_and_max_depth(client):
+    puz = PancakePuzzle(7)
+    assert layers(puz, client=client).counts == layers(puz).counts
+    a = layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", max_depth=9)
+    b = layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", max_depth=9, client=client)
+    assert b.counts == a.counts and b.status == a.status == "not within max_depth"
+    assert sorted(b.farthest) == sorted(a.farthest)
+
+
+def test_what_cannot_run_there(client):
+    with pytest.raises(PuzzleError, match="needs a perfect hash"):
+        layers(BlockPuzzle(CLASSIC), client=client)
+    with pytest.raises(PuzzleError, match="one byte a position in each worker's part"):
+        layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", table="packed", client=client)
+
+
+def test_parts_too_big_for_the_workers():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  memory_limit="1MB", dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as c:
+        with pytest.raises(PuzzleError, match=r"each of the 2 workers' parts of the 2x5 table "
+                                              r"needs 885\.9 KiB, but a worker may use 976\.6 KiB"):
+            layers(SlidingPuzzle("2x5"), "1 2 3 4 5 6 7 8 9 0", client=c)
+
+
+def test_cli_dask_and_bad_input():
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "puzzlelib", "layers", "--size", "2x4",
+                               "--start", "1 2 3 4 5 6 7 0", *args], capture_output=True,
+                              text=True, env=dict(os.environ))
+
+    out = run("--dask", "2", "--json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    ref = json.loads(run("--json").stdout)
+    assert got["counts"] == ref["counts"] and got["farthest"] == ref["farthest"]
+    assert got["table"] == "dask" and set(got["stats"]) == set(ref["stats"])
+    for args, message in [(("--dask", "0"), "--dask needs at least 1 worker"),
+                          (("--dask", "1", "--scheduler", "tcp://127.0.0.1:9"), "not both")]:
+        bad = run(*args)
+        assert bad.returncode == 2 and message in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.heavy
+def test_3x4_on_two_workers(client):
+    start = "1 2 3 4 5 6 7 8 9 10 11 0"
+    assert layers(SlidingPuzzle("3x4"), start, client=client).counts == \
+        layers(SlidingPuzzle("3x4"), start).counts
