@@ -18,8 +18,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# (one test process per core: most of the suite's time is numba compiling, on one core each)
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 # Execute every notebook (full size) into results/.
 reproduce: $(STAMP)
