@@ -1,5 +1,5 @@
-"""``python -m benchmarks [8puzzle|001|rotation|korf|blocks|permutation|startup] [options]`` (default:
-8puzzle).
+"""``python -m benchmarks [8puzzle|001|rotation|korf|blocks|permutation|scale|startup]
+[options]`` (default: 8puzzle).
 
 The compile times the suites print are real compilation: unless ``NUMBA_CACHE_DIR`` is already
 set, numba's cache goes to a throw-away folder for the run, so no kernel is loaded from an
@@ -11,7 +11,7 @@ import os
 import sys
 import tempfile
 
-SUITES = ("8puzzle", "001", "rotation", "korf", "blocks", "permutation", "startup")
+SUITES = ("8puzzle", "001", "rotation", "korf", "blocks", "permutation", "scale", "startup")
 
 
 def _main():
@@ -34,6 +34,8 @@ def _main():
         from .bench_rotation import main
     elif suite == "permutation":
         from .bench_permutation import main
+    elif suite == "scale":
+        from .bench_scale import main
     else:
         from .bench_8puzzle import main
     return main(args)

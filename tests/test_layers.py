@@ -167,8 +167,16 @@ def test_farthest_limit_keeps_exact_count():
 
 
 def test_table_too_large_is_refused_before_allocating(monkeypatch):
+    """Bytes that do not fit are refused; left to choose, layers packs the table instead, and
+    refuses, naming both sizes, when neither fits."""
     monkeypatch.setenv("PUZZLELIB_MAX_BYTES", str(100_000))
     with pytest.raises(PuzzleError, match=r"needs 177\.2 KiB of memory, but only 97\.7 KiB"):
+        layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", table="bytes")
+    packed = layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0")
+    assert packed.extra["table"] == "packed" and packed.total == 181440
+    monkeypatch.setenv("PUZZLELIB_MAX_BYTES", str(50_000))
+    with pytest.raises(PuzzleError, match=r"needs 177\.2 KiB of memory, packed 66\.4 KiB, but "
+                                          r"only 48\.8 KiB"):
         layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0")
 
 

@@ -1,0 +1,110 @@
+"""Tables beyond one byte a position and beyond one process, side by side in one run: the
+packed table (2 bits plus a frontier bit) against the byte table's layer lists, and the BFS on a
+Dask LocalCluster against the local kernel, on the same boards.
+
+    python -m benchmarks scale [--repeat 3] [--big] [--workers 2] [--csv FILE]
+
+``--big`` adds the 239.5-million-position boards (2x6 and 3x4: about a minute each).
+"""
+
+import argparse
+import os
+import platform
+import statistics
+import time
+
+import numba
+
+from puzzlelib import SlidingPuzzle, layers
+
+from ._common import write_csv
+
+BOARDS = [("3x3", "1 2 3 4 5 6 7 8 0"), ("2x5", "1 2 3 4 5 6 7 8 9 0"),
+          ("3x4-multiset", "1 1 2 2 3 3 4 4 5 5 6 0")]
+BIG = [("2x6", "1 2 3 4 5 6 7 8 9 10 11 0"), ("3x4", "1 2 3 4 5 6 7 8 9 10 11 0")]
+
+
+def _puzzle(spec, start):
+    if spec.endswith("-multiset"):
+        return SlidingPuzzle(spec.split("-")[0], goal=start)
+    return SlidingPuzzle(spec)
+
+
+def _median(fn, repeat):
+    """The first call (compiling) apart, then ``repeat`` timed calls: (last result, median
+    wall seconds, median search seconds, compile seconds of the first)."""
+    first = fn()
+    wall, search = [], []
+    res = first
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        res = fn()
+        wall.append(time.perf_counter() - t0)
+        search.append(res.stats.seconds)
+    return res, statistics.median(wall), statistics.median(search), first.stats.compile_seconds
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m benchmarks scale")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--big", action="store_true")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--csv", default=None)
+    args = ap.parse_args(argv)
+    boards = BOARDS + (BIG if args.big else [])
+    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"numba {numba.__version__}, {numba.get_num_threads()} threads")
+    rows = []
+
+    print("\nPacked table against bytes (search seconds, medians; ns per position on all "
+          "threads)")
+    for spec, start in boards:
+        puz = _puzzle(spec, start)
+        rep = args.repeat if spec not in dict(BIG) else 1
+        out = {}
+        for table in ("bytes", "packed"):
+            res, wall, search, comp = _median(
+                lambda: layers(puz, start, table=table, checkpoint=False), rep)
+            out[table] = (res, search)
+            ns = 1e9 * search / res.total
+            print(f"  {spec:13s} {table:6s}: {search:8.3f} s ({ns:6.1f} ns/position), "
+                  f"{res.stats.memory_bytes / 2**20:8.1f} MiB, compile {comp:.1f} s")
+            rows.append(("table", spec, table, 0, rep, search, wall, comp, res.total,
+                         len(res.counts), res.stats.memory_bytes, 0))
+        assert out["bytes"][0].counts == out["packed"][0].counts
+        print(f"  {spec:13s} packed / bytes = {out['packed'][1] / out['bytes'][1]:.2f}")
+
+    if args.no_dask:
+        if args.csv:
+            write_csv(args.csv, _HEADER, rows)
+        return 0
+    from distributed import Client, LocalCluster
+
+    print(f"\nDask LocalCluster of {args.workers} one-thread workers against the local kernel "
+          f"on {args.workers} threads")
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        for spec, start in boards:
+            puz = _puzzle(spec, start)
+            rep = args.repeat if spec not in dict(BIG) else 1
+            local = _median(lambda: layers(puz, start, threads=args.workers), rep)
+            dask = _median(lambda: layers(puz, start, client=client), rep)
+            assert local[0].counts == dask[0].counts
+            n_layers = len(dask[0].counts)
+            sent = dask[0].extra["bytes_sent"]
+            print(f"  {spec:13s} local {local[2]:8.3f} s, dask {dask[2]:8.3f} s "
+                  f"(x{dask[2] / local[2]:.1f}; {1e3 * (dask[2] - local[2]) / n_layers:.0f} ms "
+                  f"more a layer), {sent / 2**20:.1f} MiB sent between parts "
+                  f"({sent / dask[0].total:.1f} bytes a position)")
+            rows.append(("dask", spec, "local", args.workers, rep, local[2], local[1],
+                         local[3], local[0].total, n_layers, local[0].stats.memory_bytes, 0))
+            rows.append(("dask", spec, "dask", args.workers, rep, dask[2], dask[1], dask[3],
+                         dask[0].total, n_layers, dask[0].stats.memory_bytes, sent))
+    if args.csv:
+        write_csv(args.csv, _HEADER, rows)
+    return 0
+
+
+_HEADER = ("suite", "board", "variant", "workers", "repeat", "search_s_median", "wall_s_median",
+           "compile_s", "positions", "layers", "memory_bytes", "bytes_sent")
