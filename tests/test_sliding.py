@@ -1,13 +1,14 @@
 """The sliding-tile domain: encoding, moves, the half-space hash, validation messages."""
 
 import math
+import random
 from collections import Counter
 
 import numpy as np
 import pytest
 from numba import njit
 
-from puzzlelib import PuzzleError, SlidingPuzzle, UnsolvableError
+from puzzlelib import PuzzleError, SlidingPuzzle, UnsolvableError, solve
 from puzzlelib.core.contract import ILLEGAL
 from puzzlelib.domains import sliding
 from puzzlelib.domains.sliding import parity_class, tiles_to_blank_moves
@@ -127,12 +128,30 @@ def test_parity_class_matches_reachability():
             assert same == (reference.to_str(perm) in reach)
 
 
-@pytest.mark.parametrize("size", ["1x3", "6x6", "5x6", "2x7", "3", "axb", "3x3x3"])
+@pytest.mark.parametrize("size", ["1x3", "6x6", "5x6", "2x13", "3x9", "3", "axb", "3x3x3"])
 def test_bad_sizes(size):
     from puzzlelib.domains.sliding import parse_size
 
     with pytest.raises(PuzzleError, match="board size"):
         parse_size(size)
+
+
+@pytest.mark.parametrize("size", ["2x7", "7x2", "2x9"])
+def test_long_boards_rank_and_solve(size):
+    """Boards longer than 6 (the 2x7 of issue 28): rank/unrank round trips on random
+    positions, and bidirectional BFS, A* and IDA* agree on random walks from the goal."""
+    rng = random.Random(7)
+    puz = SlidingPuzzle(size)
+    rows, cols = puz.rows, puz.cols
+    sp = puz.rooted(list(range(1, rows * cols)) + [0])
+    buf = np.empty(sp.params.state_len, dtype=np.uint8)
+    for r in [0, sp.n_ranks - 1] + [rng.randrange(sp.n_ranks) for _ in range(300)]:
+        sp.fns.unrank(r, sp.params, buf)
+        assert sp.fns.rank(buf, sp.params) == r
+    for _ in range(3):
+        start = random_board(rows, cols, rng, walk=40)
+        lengths = {m: solve(puz, start, method=m).length for m in ("bidir", "astar", "idastar")}
+        assert len(set(lengths.values())) == 1, lengths
 
 
 def test_start_and_goal_with_different_tiles():

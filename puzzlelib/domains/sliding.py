@@ -55,8 +55,8 @@ MOVE_NAMES = "udlr"
 HASHES = ("perfect", "sparse")
 #: The largest sparse index: 2**40 entries (1 TiB), refused long before by the memory check.
 MAX_SPARSE_BITS = 40
-MIN_SIDE, MAX_SIDE = 2, 6
-#: At most 5x5 = 25 cells (2x6, 3x6 and 4x6 included).
+MIN_SIDE, MAX_SIDE = 2, 12
+#: At most 5x5 = 25 cells (2x12, 3x8 and 4x6 included).
 MAX_CELLS = 25
 
 SlidingParams = namedtuple(
@@ -620,7 +620,7 @@ def grid_neighbours(rows, cols):
 
 
 def parse_size(text):
-    """``"3x3"`` -> ``(3, 3)``; sides from 2 to 6, at most 25 cells."""
+    """``"3x3"`` -> ``(3, 3)``; sides from 2 to 12, at most 25 cells."""
     if isinstance(text, (tuple, list)):
         rows, cols = text
     else:
@@ -720,7 +720,7 @@ def _size_of(rows, cols):
 
 
 class SlidingPuzzle(Puzzle):
-    """A sliding-tile puzzle: ``SlidingPuzzle("3x3")`` or ``SlidingPuzzle(3, 3)``, sides 2 to 6,
+    """A sliding-tile puzzle: ``SlidingPuzzle("3x3")`` or ``SlidingPuzzle(3, 3)``, sides 2 to 12,
     at most 25 cells, with a goal (default: tiles ``1..n-1`` in order, then the blank). Equal
     labels are indistinguishable tiles (the goal must hold the same labels as every start).
 
