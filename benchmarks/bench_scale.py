@@ -4,7 +4,8 @@ Dask LocalCluster against the local kernel, on the same boards.
 
     python -m benchmarks scale [--repeat 3] [--big] [--workers 2] [--csv FILE]
 
-``--big`` adds the 239.5-million-position boards (2x6 and 3x4: about a minute each).
+``--big`` adds the 239.5-million-position boards (2x6 and 3x4: about a minute each for the
+tables, and many minutes each on Dask; ``--no-dask`` leaves Dask out).
 """
 
 import argparse
@@ -65,7 +66,7 @@ def main(argv=None):
         out = {}
         for table in ("bytes", "packed"):
             res, wall, search, comp = _median(
-                lambda: layers(puz, start, table=table, checkpoint=False), rep)
+                lambda: layers(puz, start, table=table, checkpoint=False, progress=False), rep)
             out[table] = (res, search)
             ns = 1e9 * search / res.total
             print(f"  {spec:13s} {table:6s}: {search:8.3f} s ({ns:6.1f} ns/position), "
@@ -88,8 +89,8 @@ def main(argv=None):
         for spec, start in boards:
             puz = _puzzle(spec, start)
             rep = args.repeat if spec not in dict(BIG) else 1
-            local = _median(lambda: layers(puz, start, threads=args.workers), rep)
-            dask = _median(lambda: layers(puz, start, client=client), rep)
+            local = _median(lambda: layers(puz, start, threads=args.workers, progress=False), rep)
+            dask = _median(lambda: layers(puz, start, client=client, progress=False), rep)
             assert local[0].counts == dask[0].counts
             n_layers = len(dask[0].counts)
             sent = dask[0].extra["bytes_sent"]

@@ -495,8 +495,9 @@ def _dask_table(space, client, table):
     if limit and part > memory.SHARE * limit:
         raise PuzzleError(
             f"each of the {len(workers)} workers' parts of the {space.label} table needs "
-            f"{memory.human(part)}, but a worker may use {memory.human(limit)}; add workers or "
-            f"memory")
+            f"{memory.human(part)}, but a table may use {memory.human(memory.SHARE * limit)} "
+            f"({memory.SHARE:.0%} of a worker's limit of {memory.human(limit)}); add workers "
+            f"or memory")
     return n
 
 

@@ -65,7 +65,8 @@ def test_parts_too_big_for_the_workers():
                                   memory_limit="1MB", dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as c:
         with pytest.raises(PuzzleError, match=r"each of the 2 workers' parts of the 2x5 table "
-                                              r"needs 885\.9 KiB, but a worker may use 976\.6 KiB"):
+                                              r"needs 885\.9 KiB, but a table may use 781\.2 KiB \(80% of a worker's limit "
+                                              r"of 976\.6 KiB\)"):
             layers(SlidingPuzzle("2x5"), "1 2 3 4 5 6 7 8 9 0", client=c)
 
 

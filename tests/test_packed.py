@@ -92,6 +92,28 @@ def test_a_permutation_puzzle_packed():
     assert b.depth(far) == len(a.counts) - 1 == len(b.path_to(far))
 
 
+def test_many_chunks_a_part_filled_last_word_and_bottom_up_layers():
+    """14,968,800 positions (not a multiple of 64: the last word is part filled), 229 chunks of
+    frontier words shared by two threads, and layers made bottom up at the end."""
+    spec, start = "3x4", "1 1 2 2 3 3 4 4 5 5 6 0"
+    sp = _space(spec, start, start)
+    n = sp.n_ranks
+    assert n == 14_968_800 and n % 64 != 0
+    r0 = int(sp.fns.rank(sp.encode(start), sp.params))
+    ref = layered.layered_bfs(sp.fns, sp.params, n, [r0], buckets=sp.buckets)
+    tab, counts, tally, _ = packed.packed_bfs(sp.fns, sp.params, n, [r0])
+    assert counts == list(ref.counts)
+    assert tally[2] > 0  # some layers were made bottom up
+    d = len(counts) - 1
+    far, n_far = packed.front_ranks(tab.words, tab.front, d, 1000)
+    ref_far, ref_n = layered.ranks_at_depth(ref.dist, d, 1000)
+    assert n_far == ref_n and np.array_equal(far, ref_far)
+    tail = np.arange(n - 100, n)  # the last word's positions, and a sample of the rest
+    sample = np.concatenate([tail, np.random.default_rng(3).integers(0, n, 20_000)])
+    want = np.where(ref.dist[sample] == UNSEEN, 3, ref.dist[sample] % 3)
+    assert np.array_equal([packed.code_at(tab.words, int(r)) for r in sample], want)
+
+
 def test_max_depth_stops_as_the_byte_table_does():
     puz = SlidingPuzzle("3x3")
     a = layers(puz, "1 2 3 4 5 6 7 8 0", max_depth=12, table="bytes")
@@ -156,6 +178,35 @@ def test_a_stopped_search_resumes_where_it_was_saved(tmp_path):
     assert again.counts == whole.counts and again.farthest == whole.farthest
     assert np.array_equal(again.table.words, whole.table.words)
     assert not file.exists()
+
+
+def test_max_depth_and_a_saved_state(tmp_path):
+    """A state beyond max_depth is neither resumed nor deleted; one within it is resumed, and a
+    search stopped by max_depth keeps its state for a deeper one."""
+    puz = SlidingPuzzle("2x5")
+    start = "1 2 3 4 5 6 7 8 9 0"
+    whole = layers(puz, start, table="bytes")
+    file = tmp_path / "state"
+    _stopped(puz, start, file, 20)
+    with pytest.warns(UserWarning, match="beyond max_depth 10: not resumed"):
+        shallow = layers(puz, start, table="packed", checkpoint=file, max_depth=10)
+    assert shallow.counts == whole.counts[:11] and file.exists()
+    deeper = layers(puz, start, table="packed", checkpoint=file, checkpoint_seconds=0,
+                    max_depth=25)
+    assert deeper.extra["resumed_at_depth"] == 20 and deeper.counts == whole.counts[:26]
+    assert deeper.status == "not within max_depth" and file.exists()
+    rest = layers(puz, start, table="packed", checkpoint=file, checkpoint_seconds=0)
+    assert rest.extra["resumed_at_depth"] == 25 and rest.counts == whole.counts
+    assert not file.exists()
+
+
+def test_a_state_that_cannot_be_saved_does_not_stop_the_search(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    with pytest.warns(UserWarning, match="could not be written"):
+        res = layers(SlidingPuzzle("2x4"), "1 2 3 4 5 6 7 0", table="packed",
+                     checkpoint=blocker / "state", checkpoint_seconds=0)
+    assert res.total == 20160
 
 
 def test_a_damaged_state_is_not_resumed(tmp_path):

@@ -98,5 +98,5 @@ def remove(path):
     """Delete ``path`` if it is there."""
     try:
         Path(path).unlink()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         pass

@@ -22,8 +22,11 @@ import uuid
 import numpy as np
 
 from ..core.contract import ILLEGAL, UNSEEN
+from ..core.errors import SearchLimitError
 from ..core.jit import jit, kernel
 
+#: The greatest depth a part's one-byte table holds (255 means unseen).
+MAX_DEPTH = UNSEEN - 1
 #: The parts held by this process's worker(s): ``(run, part) -> (space, lo, dist)``.
 _PARTS = {}
 
@@ -167,6 +170,9 @@ def dask_bfs(client, space, n_ranks, start_ranks, progress=None, max_depth=None,
             if max_depth is not None and depth >= max_depth:
                 stopped = True
                 break
+            if depth >= MAX_DEPTH:
+                raise SearchLimitError(f"depth {MAX_DEPTH} reached: deeper layers do not fit "
+                                       f"the parts' one-byte tables")
             expanded = [on(i, _expand_part, run, i, depth, bounds) for i in range(n_parts)]
             absorbed = [on(j, _absorb_part, run, j, depth,
                            *[on(i, _piece, expanded[i], j) for i in range(n_parts)])

@@ -24,7 +24,10 @@ Each layer is made one of two ways, whichever has less to look at:
 
 The frontier bits are what separates depth ``d`` from depths ``d - 3``, ``d - 6`` ..., which
 share its code: without them a top-down layer would expand every older position with the
-same code again.
+same code again. While layer ``d`` is made, a set bit is of depth ``d - 1`` (last layer's,
+cleared now), ``d`` (expanded, and kept) or ``d + 1`` (just reached); the codes tell them
+apart. So when the search ends, the bits of the last layer's code are its positions: the
+farthest ones (:func:`front_ranks`).
 """
 
 import numpy as np
@@ -333,8 +336,8 @@ def packed_bfs(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
     ``resume``: ``(table, front, counts, tally)`` saved by ``after_layer(table, front, counts,
     tally)``, which is called after each layer (it may save them).
 
-    Returns ``(PackedTable, counts, tally, stopped)``: ``tally`` holds the children generated
-    and the positions expanded or examined."""
+    Returns ``(PackedTable, counts, tally, stopped)``: ``tally`` holds the children generated,
+    the positions expanded or examined, and the layers made bottom up."""
     start_threads()
     n = int(n_ranks)
     starts = np.unique(np.asarray(start_ranks, dtype=np.int64))
@@ -342,11 +345,13 @@ def packed_bfs(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
         table = np.full(2 * front_words(n), _ALL, dtype=np.uint64)
         front = np.zeros(front_words(n), dtype=np.uint64)
         counts = [int(_mark_starts(table, front, starts))]
-        tally = np.zeros(2, dtype=np.int64)
+        tally = np.zeros(3, dtype=np.int64)
     else:
         table, front, counts, tally = resume
         counts = [int(c) for c in counts]
-        tally = np.asarray(tally, dtype=np.int64).copy()
+        saved = np.asarray(tally, dtype=np.int64)
+        tally = np.zeros(3, dtype=np.int64)
+        tally[:len(saved)] = saved[:3]
     depth = len(counts) - 1
     reached = sum(counts)
     limit = None if max_depth is None else int(max_depth)
@@ -362,6 +367,7 @@ def packed_bfs(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
         looked, marked, made = _layer(table, front, depth, n, bottom_up, fns, params)
         tally[0] += made
         tally[1] += looked
+        tally[2] += bottom_up
         if marked == 0:
             break
         depth += 1
@@ -387,7 +393,8 @@ def run_packed(fns, params, n_ranks, start_ranks, key, progress=None, max_depth=
     ``checkpoint_seconds`` (default :data:`CHECKPOINT_SECONDS`) at the end of a layer, and
     resumes from that file when it holds a search of the same ``key`` (a string naming the
     puzzle and its start). The file is written atomically (:mod:`puzzlelib.core.store`) and
-    deleted once the search is over.
+    deleted once the search is over (kept when ``max_depth`` stopped it: a deeper search
+    resumes from it; a state saved beyond ``max_depth`` is neither resumed nor touched).
 
     Returns ``(PackedTable, counts, tally, stopped, resumed_at)``: ``resumed_at`` is the depth
     the saved state had reached (None: started afresh)."""
@@ -395,30 +402,45 @@ def run_packed(fns, params, n_ranks, start_ranks, key, progress=None, max_depth=
 
     from ..core import store
 
+    import warnings
+
     expect = {"format": CHECKPOINT_FORMAT, "key": key, "n": int(n_ranks)}
+    what = "the saved state of a packed search"
     resume = None
     resumed_at = None
     if checkpoint is not None:
-        got = store.read(checkpoint, expect, "the saved state of a packed search")
+        got = store.read(checkpoint, expect, what)
         if got is not None:
             header, (table, front) = got
-            if table.shape == (2 * front_words(n_ranks),) and front.shape == (
-                    front_words(n_ranks),):
+            depth = len(header["counts"]) - 1
+            if table.shape != (2 * front_words(n_ranks),) or front.shape != (
+                    front_words(n_ranks),) or table.dtype != np.uint64 or front.dtype != np.uint64:
+                warnings.warn(f"{what} {checkpoint} holds tables of the wrong size; it will be "
+                              f"written again")
+            elif max_depth is not None and depth > max_depth:
+                warnings.warn(f"{what} {checkpoint} is at depth {depth}, beyond max_depth "
+                              f"{max_depth}: not resumed (the file is kept)")
+                checkpoint = None  # neither resumed nor overwritten
+            else:
                 resume = (table, front, header["counts"], header["tally"])
-                resumed_at = len(header["counts"]) - 1
+                resumed_at = depth
     every = CHECKPOINT_SECONDS if checkpoint_seconds is None else float(checkpoint_seconds)
     last = [time.monotonic()]
 
     def after_layer(table, front, counts, tally):
         if checkpoint is None or time.monotonic() - last[0] < every:
             return
-        store.write(checkpoint, dict(expect, counts=[int(c) for c in counts],
-                                     tally=[int(t) for t in tally]), [table, front])
+        try:
+            store.write(checkpoint, dict(expect, counts=[int(c) for c in counts],
+                                         tally=[int(t) for t in tally]), [table, front])
+        except OSError as e:  # (a full disk, a folder not writable): the search goes on
+            warnings.warn(f"{what} could not be written to {checkpoint} ({e}); the search goes "
+                          f"on, and will try again in {every:.0f} s")
         last[0] = time.monotonic()
 
     res, counts, tally, stopped = packed_bfs(fns, params, n_ranks, start_ranks,
                                              progress=progress, max_depth=max_depth,
                                              resume=resume, after_layer=after_layer)
-    if checkpoint is not None:
-        store.remove(checkpoint)
+    if checkpoint is not None and not stopped:
+        store.remove(checkpoint)  # (kept after max_depth: a deeper run resumes from it)
     return res, counts, tally, stopped, resumed_at
