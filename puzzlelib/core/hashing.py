@@ -26,6 +26,21 @@ FACTORIALS = np.ones(MAX_RANK_N + 1, dtype=np.int64)
 for _i in range(2, MAX_RANK_N + 1):
     FACTORIALS[_i] = FACTORIALS[_i - 1] * _i
 
+#: :func:`perm_unrank` reads the last ``_LOW_N`` Lehmer digits of a rank from a table.
+_LOW_N = 8
+#: ``_LOW_DIGITS[x]`` for ``x < 8!``: the factorial-base digits of ``x`` as 4-bit fields, the
+#: digit of weight ``(7 - j)!`` in bits ``4j``: the last 8 Lehmer digits of any rank ``r`` with
+#: ``r % 8! == x``.
+_LOW_DIGITS = np.zeros(FACTORIALS[_LOW_N], dtype=np.uint32)
+for _j in range(_LOW_N):
+    _w = FACTORIALS[_LOW_N - 1 - _j]
+    _LOW_DIGITS |= (((np.arange(FACTORIALS[_LOW_N]) // _w) % (_LOW_N - _j)).astype(np.uint32)
+                    << np.uint32(4 * _j))
+#: ``k! / 8!`` for ``k >= 8``: the weights of the Lehmer digits before the last 8, in units of 8!.
+_HIGH_WEIGHTS = np.ones(MAX_RANK_N + 1, dtype=np.int64)
+for _i in range(_LOW_N, MAX_RANK_N + 1):
+    _HIGH_WEIGHTS[_i] = FACTORIALS[_i] // FACTORIALS[_LOW_N]
+
 
 def check_rank_size(n):
     """Raise :class:`PuzzleError` when permutations of ``n`` items cannot be ranked in 64 bits."""
@@ -138,6 +153,16 @@ def perm_rank(perm, n):
 _NIBBLES = np.uint64(0xFEDCBA9876543210)
 
 
+@jit(inline="always")
+def _pick(pool, digit, out, i):
+    """Put the ``digit``-th value left in ``pool`` (4-bit fields) in ``out[i]``; return the pool
+    without it."""
+    shift = np.uint64(4 * digit)
+    out[i] = (pool >> shift) & np.uint64(15)
+    low = pool & ((np.uint64(1) << shift) - np.uint64(1))
+    return low | ((pool >> shift) >> np.uint64(4)) << shift
+
+
 @jit
 def perm_unrank(r, n, out):
     """Write into ``out[0:n]`` the permutation of ``0..n-1`` whose rank is ``r``; return its
@@ -145,18 +170,31 @@ def perm_unrank(r, n, out):
 
     Digit ``i`` picks the ``digit``-th smallest value not used yet. For ``n <= 16`` the unused
     values sit as 4-bit fields of one 64-bit word, so picking and removing one is a few shifts
-    and masks, with no branch; larger ``n`` falls back to a bit-mask walk.
+    and masks, with no branch; the last 8 digits come from one table lookup of ``r % 8!``
+    (:data:`_LOW_DIGITS`) and only the ones before take a division each. Larger ``n`` falls
+    back to a division per digit and a bit-mask walk.
     """
     parity = 0
     if n <= 16:
         pool = _NIBBLES
-        for i in range(n):
-            digit, r = divmod_fast(r, FACTORIALS[n - 1 - i])
-            parity ^= digit & 1
-            shift = np.uint64(4 * digit)
-            out[i] = (pool >> shift) & np.uint64(15)
-            low = pool & ((np.uint64(1) << shift) - np.uint64(1))
-            pool = low | ((pool >> shift) >> np.uint64(4)) << shift
+        i = 0
+        if n > _LOW_N:
+            high, low = divmod_fast(r, FACTORIALS[_LOW_N])
+            for i in range(n - _LOW_N):
+                digit, high = divmod_fast(high, _HIGH_WEIGHTS[n - 1 - i])
+                parity ^= digit & 1
+                pool = _pick(pool, digit, out, i)
+            i = n - _LOW_N
+            first = 0
+        else:
+            low = r
+            first = _LOW_N - n
+        digits = np.uint64(_LOW_DIGITS[low])
+        for j in range(first, _LOW_N):
+            digit = (digits >> np.uint64(4 * j)) & np.uint64(15)
+            parity ^= np.int64(digit) & 1
+            pool = _pick(pool, digit, out, i)
+            i += 1
         return parity
     used = np.int64(0)
     for i in range(n):

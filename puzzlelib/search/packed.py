@@ -36,12 +36,17 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..core.contract import ILLEGAL
 from ..core.jit import jit, kernel
-from .workshare import atomic_rmw, filled, new_counter, start_threads, take, total, workers
+from ..core.memory import big_array
+from .workshare import (atomic_rmw, filled, new_counter, prefetch, start_threads, take, total,
+                        workers)
 
 #: The code of a position not reached yet.
 UNSEEN_CODE = 3
-#: Frontier words (64 positions each) per chunk a thread takes at a time.
-CHUNK_WORDS = 1 << 10
+#: A chunk a thread takes at a time is ``2**CHUNK_BITS`` frontier words (64 positions each).
+CHUNK_BITS = 10
+CHUNK_WORDS = 1 << CHUNK_BITS
+#: The chunk of rank ``r`` is ``r >> CHUNK_SHIFT``.
+CHUNK_SHIFT = CHUNK_BITS + 6
 
 _LOW_BITS = np.uint64(0x5555555555555555)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -87,20 +92,54 @@ def _mark_starts(table, front, ranks):
     return k
 
 
+#: Children a top-down layer collects (their table words prefetched) before it looks at them.
+BATCH = 32
+DOUBLE = False
+PF_FRONT = True
+
+
+@jit
+def _mark_children(kids, nk, table, front, clear_next, next_active):
+    """Give each unseen rank of ``kids[:nk]`` the next layer's code and its frontier bit, and
+    flag its chunk in ``next_active``; returns how many this thread reached first."""
+    one = np.uint64(1)
+    marked = 0
+    for k in range(nk):
+        r2 = kids[k]
+        wi = r2 >> 5
+        sh = np.uint64((r2 & 31) << 1)
+        if ((table[wi] >> sh) & np.uint64(3)) != np.uint64(3):
+            continue
+        old = _fetch_and(table, wi, ~(clear_next << sh))
+        if ((old >> sh) & np.uint64(3)) == np.uint64(3):  # this thread reached it
+            marked += 1
+            _fetch_or(front, r2 >> 6, one << np.uint64(r2 & 63))
+            next_active[r2 >> CHUNK_SHIFT] = 1
+    return marked
+
+
 @kernel
-def _push_words(a, b, table, front, depth, fns, p):
+def _push_words(a, b, table, front, depth, next_active, fns, p):
     """Top down: expand the positions of depth ``depth`` among the frontier bits of words
     ``[a, b)``. A set bit is one of three kinds, told apart by its code: depth ``depth``
     (expanded, and kept: if no layer follows, they are the farthest positions), depth
     ``depth + 1`` (a child reached in this layer: kept), or depth ``depth - 1`` (last layer's,
-    cleared here).
+    cleared here). Children are collected :data:`BATCH` at a time, their table words
+    prefetched as their ranks are computed, so that the cache misses overlap.
 
-    Returns (positions expanded, children newly reached, moves found illegal)."""
+    Returns (positions expanded, children newly reached, moves found illegal). The expanded
+    positions keep their frontier bits (until the next layer), so a chunk with any has more
+    work next layer (``next_active``, set by the caller)."""
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
+    half = BATCH + p.n_moves
+    kids = np.empty(2 * half, dtype=np.int64)
+    cur = 0
+    nk = 0
+    n_prev = 0
     c = np.uint64(depth % 3)
     old_code = np.uint64((depth + 2) % 3)
-    clear_next = np.uint64(3) ^ np.uint64((depth + 1) % 3)  # the bits a mark clears
+    clear_next = np.uint64(3) ^ np.uint64((depth + 1) % 3)
     one = np.uint64(1)
     found = 0
     marked = 0
@@ -130,16 +169,26 @@ def _push_words(a, b, table, front, depth, fns, p):
                 r2 = fns.rank_after(state, m, r, p)
                 for j in range(p.state_len):
                     state[j] = base[j]
-                wi = r2 >> 5
-                sh = np.uint64((r2 & 31) << 1)
-                if ((table[wi] >> sh) & np.uint64(3)) != np.uint64(3):
-                    continue
-                old = _fetch_and(table, wi, ~(clear_next << sh))
-                if ((old >> sh) & np.uint64(3)) == np.uint64(3):  # this thread reached it
-                    marked += 1
-                    _fetch_or(front, r2 >> 6, one << np.uint64(r2 & 63))
+                prefetch(table, r2 >> 5)
+                if PF_FRONT:
+                    prefetch(front, r2 >> 6)
+                kids[cur + nk] = r2
+                nk += 1
+            if nk >= BATCH:
+                if DOUBLE:
+                    # look at the batch before this one (its words had a whole batch's time to
+                    # arrive), and collect the next in its place
+                    marked += _mark_children(kids[half - cur:], n_prev, table, front, clear_next,
+                                             next_active)
+                    n_prev = nk
+                    cur = half - cur
+                else:
+                    marked += _mark_children(kids, nk, table, front, clear_next, next_active)
+                nk = 0
         if stale != 0:
             _fetch_and(front, i, ~stale)
+    marked += _mark_children(kids[half - cur:], n_prev, table, front, clear_next, next_active)
+    marked += _mark_children(kids[cur:], nk, table, front, clear_next, next_active)
     return found, marked, illegal
 
 
@@ -150,7 +199,8 @@ def _pull_words(a, b, table, front, depth, n, fns, p):
     frontier bit; of the frontier bits already set, those of depth ``depth`` are kept and
     last layer's cleared (as top down). Only these words are written.
 
-    Returns (positions examined, positions reached, children made)."""
+    Returns (positions examined, positions reached, children made, whether any frontier bit
+    is left set in these words)."""
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
     c = np.uint64(depth % 3)
@@ -159,6 +209,7 @@ def _pull_words(a, b, table, front, depth, n, fns, p):
     examined = 0
     marked = 0
     made = 0
+    left = np.uint64(0)
     for fi in range(a, b):
         new_front = np.uint64(0)
         f = front[fi]
@@ -197,14 +248,17 @@ def _pull_words(a, b, table, front, depth, n, fns, p):
             if clear != 0:
                 table[wi] = w & ~clear
         front[fi] = new_front
-    return examined, marked, made
+        left |= new_front
+    return examined, marked, made, left != 0
 
 
 @kernel(parallel=True)
-def _layer(table, front, depth, n, bottom_up, fns, p):
+def _layer(table, front, depth, n, bottom_up, active, next_active, fns, p):
     """One layer, top down or bottom up, over chunks of :data:`CHUNK_WORDS` frontier words
-    taken by the threads as they come free. Returns (positions expanded or examined,
-    positions reached, children generated)."""
+    taken by the threads as they come free. Top down skips the chunks with no frontier bits
+    (``active[k] == 0``); both flag in ``next_active`` (all zero on entry) the chunks that
+    have frontier bits after the layer. Returns (positions expanded or examined, positions
+    reached, children generated)."""
     nw = front.shape[0]
     n_chunks = (nw + CHUNK_WORDS - 1) // CHUNK_WORDS
     looked = filled(n_chunks, 0)
@@ -219,13 +273,29 @@ def _layer(table, front, depth, n, bottom_up, fns, p):
             a = k * CHUNK_WORDS
             b = min(a + CHUNK_WORDS, nw)
             if bottom_up:
-                looked[k], marked[k], other[k] = _pull_words(a, b, table, front, depth, n, fns,
-                                                             p)
-            else:
-                looked[k], marked[k], other[k] = _push_words(a, b, table, front, depth, fns, p)
+                looked[k], marked[k], other[k], left = _pull_words(a, b, table, front, depth, n,
+                                                                   fns, p)
+                if left:
+                    next_active[k] = 1
+            elif active[k]:
+                looked[k], marked[k], other[k] = _push_words(a, b, table, front, depth,
+                                                             next_active, fns, p)
+                if looked[k] > 0:
+                    next_active[k] = 1
     n_looked = total(looked)
     made = total(other) if bottom_up else n_looked * p.n_moves - total(other)
     return n_looked, total(marked), made
+
+
+@jit
+def _active_chunks(front):
+    """1 for each chunk of frontier words with a bit set, else 0."""
+    n_chunks = (front.shape[0] + CHUNK_WORDS - 1) // CHUNK_WORDS
+    out = np.zeros(n_chunks, dtype=np.uint8)
+    for i in range(front.shape[0]):
+        if front[i] != 0:
+            out[i >> CHUNK_BITS] = 1
+    return out
 
 
 @jit
@@ -342,8 +412,8 @@ def packed_bfs(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
     n = int(n_ranks)
     starts = np.unique(np.asarray(start_ranks, dtype=np.int64))
     if resume is None:
-        table = np.full(2 * front_words(n), _ALL, dtype=np.uint64)
-        front = np.zeros(front_words(n), dtype=np.uint64)
+        table = big_array(2 * front_words(n), np.uint64, _ALL)
+        front = big_array(front_words(n), np.uint64, 0)
         counts = [int(_mark_starts(table, front, starts))]
         tally = np.zeros(3, dtype=np.int64)
     else:
@@ -354,6 +424,8 @@ def packed_bfs(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
         tally[:len(saved)] = saved[:3]
     depth = len(counts) - 1
     reached = sum(counts)
+    active = _active_chunks(front)
+    next_active = np.zeros_like(active)
     limit = None if max_depth is None else int(max_depth)
     stopped = False
     while True:
@@ -364,7 +436,10 @@ def packed_bfs(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
             break
         layer = counts[-1]
         bottom_up = n - reached < layer
-        looked, marked, made = _layer(table, front, depth, n, bottom_up, fns, params)
+        looked, marked, made = _layer(table, front, depth, n, bottom_up, active, next_active,
+                                      fns, params)
+        active, next_active = next_active, active
+        next_active[:] = 0
         tally[0] += made
         tally[1] += looked
         tally[2] += bottom_up

@@ -126,3 +126,24 @@ def biggest_first(sizes):
 def workers(n_tasks):
     """How many workers to start: one per thread, never more than there are tasks."""
     return max(1, min(_num_threads(), n_tasks))
+
+
+@intrinsic
+def prefetch(typingctx, arr, i):
+    """Ask the processor to bring ``arr[i]`` into its caches (LLVM ``llvm.prefetch``, for a
+    write, kept close) and go on without waiting. Kernels that look at many scattered words
+    compute their indices first, prefetch them all, then read them: the misses overlap."""
+    if not isinstance(arr, types.Array):
+        return None
+    sig = types.void(arr, types.intp)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch")
+        builder.call(fn, [ptr, i32(1), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
