@@ -403,9 +403,11 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
     depth modulo 3 in two bits and one bit for the current layer: 3/8 of a byte a position,
     see :mod:`puzzlelib.search.packed`), or ``"auto"`` (bytes when they fit, else packed).
     A packed search saves its state to the file ``checkpoint`` every ``checkpoint_seconds``
-    (default 600) and a later call with the same file resumes from it; ``True`` picks a file
-    in the package's cache folder for this puzzle and start, ``None`` (the default) does so
-    for tables of :data:`CHECKPOINT_MIN_RANKS` positions or more, ``False`` saves nothing.
+    (default: 600, or 19 times what the last save took if that is longer, so that saving
+    takes at most about 5% of the run) and a later call with the same file resumes from it;
+    ``True`` picks a file in the package's cache folder for this puzzle and start, ``None``
+    (the default) does so for tables of :data:`CHECKPOINT_MIN_RANKS` positions or more,
+    ``False`` saves nothing.
     ``client``: a ``dask.distributed.Client``; the table is then split among its workers, one
     part of the ranks each (:mod:`puzzlelib.search.distributed`), and the result keeps none.
     Other puzzles are searched layer by layer on whole states, keeping three layers

@@ -100,7 +100,8 @@ def _parser():
                    help="distance table: one byte a position, packed (3 bits), or auto "
                         "(bytes when they fit; default)")
     l.add_argument("--checkpoint", default=None, metavar="FILE",
-                   help="packed tables: save the search's state to FILE every 10 minutes and "
+                   help="packed tables: save the search's state to FILE every 10 minutes (less "
+                        "often if saving takes more than 5%% of the time) and "
                         "resume from it ('none': never; default: a file in the cache for "
                         "tables of 2**30 positions or more)")
     l.add_argument("--dask", type=int, default=None, metavar="N",

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import warnings
 
 import numba
@@ -178,6 +179,33 @@ def test_a_stopped_search_resumes_where_it_was_saved(tmp_path):
     assert again.counts == whole.counts and again.farthest == whole.farthest
     assert np.array_equal(again.table.words, whole.table.words)
     assert not file.exists()
+
+
+def test_slow_saves_are_spaced_out(tmp_path, monkeypatch):
+    """Left to its default, a search waits at least CHECKPOINT_SPACING times what its last save
+    took before the next one; an explicit ``checkpoint_seconds`` is kept to."""
+    from puzzlelib.core import store
+
+    calls = []
+    delay = [0.2]  # a save of 0.2 s: then none for the next 19 x 0.2 s
+    real_write = store.write
+
+    def slow_write(*args, **kwargs):
+        calls.append(1)
+        time.sleep(delay[0])
+        return real_write(*args, **kwargs)
+
+    monkeypatch.setattr(store, "write", slow_write)
+    monkeypatch.setattr(packed, "CHECKPOINT_SECONDS", 0)
+    puz, start = SlidingPuzzle("2x5"), "1 2 3 4 5 6 7 8 9 0"
+    t0 = time.monotonic()
+    layers(puz, start, table="packed", checkpoint=tmp_path / "a")
+    spaced, seconds = len(calls), time.monotonic() - t0
+    calls.clear()
+    delay[0] = 0
+    every = layers(puz, start, table="packed", checkpoint=tmp_path / "b", checkpoint_seconds=0)
+    assert len(calls) == len(every.counts) - 1  # after every layer
+    assert 1 <= spaced <= 1 + seconds / (packed.CHECKPOINT_SPACING * 0.2)
 
 
 def test_max_depth_and_a_saved_state(tmp_path):

@@ -56,31 +56,3 @@ def fits(n_bytes):
         return True
     return n_bytes <= SHARE * available_bytes()
 
-
-#: Arrays at least this large are given huge pages where the system allows it.
-HUGE_PAGES_FROM = 1 << 30
-
-
-def big_array(n, dtype, fill):
-    """A new array of ``n`` items of ``dtype``, every item ``fill``. From
-    :data:`HUGE_PAGES_FROM` bytes on, on Linux, its memory is mapped privately and marked for
-    transparent huge pages (``madvise``): a table read at random all over many gigabytes then
-    misses the address cache far less, and is filled with far fewer page faults. Elsewhere it is
-    an ordinary numpy array."""
-    import mmap
-
-    import numpy as np
-
-    dtype = np.dtype(dtype)
-    nbytes = int(n) * dtype.itemsize
-    if nbytes >= HUGE_PAGES_FROM and hasattr(mmap, "MADV_HUGEPAGE"):
-        try:
-            buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-            buf.madvise(mmap.MADV_HUGEPAGE)
-        except (OSError, ValueError, AttributeError):
-            pass
-        else:
-            out = np.frombuffer(buf, dtype=dtype)
-            out.fill(fill)
-            return out
-    return np.full(int(n), fill, dtype=dtype)

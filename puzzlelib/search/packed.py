@@ -36,7 +36,6 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..core.contract import ILLEGAL
 from ..core.jit import jit, kernel
-from ..core.memory import big_array
 from .workshare import (atomic_rmw, filled, new_counter, prefetch, start_threads, take, total,
                         workers)
 
@@ -412,8 +411,8 @@ def packed_bfs(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
     n = int(n_ranks)
     starts = np.unique(np.asarray(start_ranks, dtype=np.int64))
     if resume is None:
-        table = big_array(2 * front_words(n), np.uint64, _ALL)
-        front = big_array(front_words(n), np.uint64, 0)
+        table = np.full(2 * front_words(n), _ALL, dtype=np.uint64)
+        front = np.zeros(front_words(n), dtype=np.uint64)
         counts = [int(_mark_starts(table, front, starts))]
         tally = np.zeros(3, dtype=np.int64)
     else:
@@ -457,15 +456,19 @@ def packed_bfs(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
 
 
 #: A packed search saves its state at the end of a layer once this many seconds have passed
-#: since it last did (or since it started).
+#: since it last did (or since it started)...
 CHECKPOINT_SECONDS = 600
+#: ...and, left to its default, once the time since also reaches this many times what the
+#: last save took, so that saving takes at most about 5% of the run.
+CHECKPOINT_SPACING = 19
 CHECKPOINT_FORMAT = "puzzlelib-packed-layers-1"
 
 
 def run_packed(fns, params, n_ranks, start_ranks, key, progress=None, max_depth=None,
                checkpoint=None, checkpoint_seconds=None):
     """:func:`packed_bfs` that saves its state to the file ``checkpoint`` (when given) every
-    ``checkpoint_seconds`` (default :data:`CHECKPOINT_SECONDS`) at the end of a layer, and
+    ``checkpoint_seconds`` at the end of a layer (by default every :data:`CHECKPOINT_SECONDS`,
+    or :data:`CHECKPOINT_SPACING` times what the last save took if that is longer), and
     resumes from that file when it holds a search of the same ``key`` (a string naming the
     puzzle and its start). The file is written atomically (:mod:`puzzlelib.core.store`) and
     deleted once the search is over (kept when ``max_depth`` stopped it: a deeper search
@@ -501,17 +504,22 @@ def run_packed(fns, params, n_ranks, start_ranks, key, progress=None, max_depth=
                 resumed_at = depth
     every = CHECKPOINT_SECONDS if checkpoint_seconds is None else float(checkpoint_seconds)
     last = [time.monotonic()]
+    took = [0.0]  # seconds the last save took
 
     def after_layer(table, front, counts, tally):
-        if checkpoint is None or time.monotonic() - last[0] < every:
+        wait = every if checkpoint_seconds is not None else max(every,
+                                                                 CHECKPOINT_SPACING * took[0])
+        if checkpoint is None or time.monotonic() - last[0] < wait:
             return
+        began = time.monotonic()
         try:
             store.write(checkpoint, dict(expect, counts=[int(c) for c in counts],
                                          tally=[int(t) for t in tally]), [table, front])
         except OSError as e:  # (a full disk, a folder not writable): the search goes on
             warnings.warn(f"{what} could not be written to {checkpoint} ({e}); the search goes "
-                          f"on, and will try again in {every:.0f} s")
+                          f"on, and will try again in {wait:.0f} s")
         last[0] = time.monotonic()
+        took[0] = last[0] - began
 
     res, counts, tally, stopped = packed_bfs(fns, params, n_ranks, start_ranks,
                                              progress=progress, max_depth=max_depth,
