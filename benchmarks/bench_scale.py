@@ -3,9 +3,14 @@ packed table (2 bits plus a frontier bit) against the byte table's layer lists, 
 Dask LocalCluster against the local kernel, on the same boards.
 
     python -m benchmarks scale [--repeat 3] [--big] [--workers 2] [--csv FILE]
+    python -m benchmarks scale --deep 42
 
 ``--big`` adds the 239.5-million-position boards (2x6 and 3x4: about a minute each for the
 tables, and many minutes each on Dask; ``--no-dask`` leaves Dask out).
+
+``--deep D`` runs only the packed 2x7 table's first ``D`` layers (15.2 GiB; ``D = 42`` reaches
+323 million positions in about a minute here): the seconds of each of its last layers, where
+the table is as large as the whole run's and the layers are large enough to time.
 """
 
 import argparse
@@ -52,7 +57,10 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--csv", default=None)
+    ap.add_argument("--deep", type=int, default=None, metavar="D")
     args = ap.parse_args(argv)
+    if args.deep is not None:
+        return _deep(args.deep, args.csv)
     boards = BOARDS + (BIG if args.big else [])
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"numba {numba.__version__}, {numba.get_num_threads()} threads")
@@ -104,6 +112,31 @@ def main(argv=None):
                          dask[0].total, n_layers, dask[0].stats.memory_bytes, sent))
     if args.csv:
         write_csv(args.csv, _HEADER, rows)
+    return 0
+
+
+def _deep(depth, csv):
+    """The packed 2x7 table's first ``depth`` layers, each layer timed."""
+    start = "1 2 3 4 5 6 7 8 9 10 11 12 13 0"
+    layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", table="packed", progress=False)  # compile
+    times = [time.perf_counter()]
+
+    def tick(d, count, total):
+        times.append(time.perf_counter())
+
+    res = layers(SlidingPuzzle("2x7"), start, table="packed", checkpoint=False, progress=tick,
+                 max_depth=depth)
+    print(f"2x7 packed, first {depth} layers: {res.total:,} positions in "
+          f"{res.stats.seconds:.1f} s on {numba.get_num_threads()} threads")
+    rows = []
+    for d in range(max(1, depth - 3), depth + 1):
+        sec = times[d] - times[d - 1]
+        print(f"  layer {d}: {res.counts[d]:>12,} positions, {sec:6.2f} s, "
+              f"{res.counts[d] / sec / 1e6:5.2f} M positions/s")
+        rows.append(("deep", "2x7", f"layer {d}", 0, 1, sec, sec, res.stats.compile_seconds,
+                     res.counts[d], depth, res.stats.memory_bytes, 0))
+    if csv:
+        write_csv(csv, _HEADER, rows)
     return 0
 
 

@@ -428,6 +428,11 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
         n, kind = _dask_table(space, client, table), "dask"
     else:
         n, kind = _layers_table(space, table)
+    if checkpoint is not None and checkpoint is not False and kind != "packed":
+        uses = {"dask": "is split among Dask workers", "bytes": "keeps a byte table",
+                None: "keeps no table"}[kind]
+        raise PuzzleError(f"only packed tables save their state, and this search {uses}: drop "
+                          f"checkpoint, or ask for table='packed'")
     with timed() as timer:
         _typed(space, timer)
         with timer.phase() as ph:

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 BOOKS = {b.stem: b for b in reproduce.notebooks()}
 NAMES = ["01_8puzzle_bfs_iddfs", "02_indistinguishable_pieces", "03_15puzzle_astar_pdb",
-         "04_rotation_bidirectional", "05_block_puzzles_pdb", "06_your_own_puzzle"]
+         "04_rotation_bidirectional", "05_block_puzzles_pdb", "06_your_own_puzzle",
+         "07_beyond_memory"]
 
 
 def _csv(path):
@@ -22,7 +23,7 @@ def _csv(path):
         return list(csv.DictReader(f))
 
 
-def test_the_notebooks_are_the_six_lessons_in_order():
+def test_the_notebooks_are_the_seven_lessons_in_order():
     assert list(BOOKS) == NAMES
 
 
@@ -129,6 +130,18 @@ def test_06_shows_the_published_figures(ran):
     for n, moves in enumerate(frame_stewart, 1):
         assert ours[("4-peg Hanoi", f"fewest moves, {n} discs")] == moves
         assert pub[("4-peg Hanoi", "fewest moves", str(n))] == moves
+
+
+def test_07_shows_the_published_figures(ran):
+    """The 2x7 table's counts at every depth (read from our committed run), its total and its
+    greatest depth, beside the published ones; and the packed kernel against bytes."""
+    folder = ran(NAMES[6])
+    rows = _csv(folder / "published_vs_ours.csv")
+    assert len(rows) == 109 + 2 and all(r["published"] == r["ours"] for r in rows)
+    kernels = _csv(folder / "packed_vs_bytes.csv")
+    by = {(r["board"], r["table"]): r for r in kernels}
+    assert by[("2x5", "bytes")]["positions"] == by[("2x5", "packed")]["positions"] == "1814400"
+    assert len(_csv(folder / "dask_vs_local.csv")) >= 1
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -280,6 +280,25 @@ def test_cli_table_option():
     assert "packed 85.7 MiB" in bad.stderr
 
 
+
+def test_a_checkpoint_for_a_table_that_keeps_none_is_refused(tmp_path):
+    """Asking a byte table (or a puzzle without a perfect hash) to save its state is an error
+    naming the problem, not silently ignored; nothing is written."""
+    file = tmp_path / "state"
+    with pytest.raises(PuzzleError, match="only packed tables save their state, and this "
+                                          "search keeps a byte table"):
+        layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", checkpoint=file)
+    from puzzlelib import CLASSIC, BlockPuzzle
+
+    with pytest.raises(PuzzleError, match="keeps no table"):
+        layers(BlockPuzzle(CLASSIC), checkpoint=file)
+    assert layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", checkpoint=False).total == 360
+    bad = _cli("layers", "--size", "2x3", "--start", "1 2 3 4 5 0", "--checkpoint",
+               str(file))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "only packed tables save their state" in bad.stderr
+    assert not file.exists()
+
 @pytest.mark.heavy
 @pytest.mark.parametrize("spec, start", [("3x4", "1 2 3 4 5 6 7 8 9 10 11 0"),
                                          ("2x6", "1 2 3 4 5 6 7 8 9 10 11 0")])

@@ -1,6 +1,7 @@
 """Document 000's published figures, read from data/published, as regression tests."""
 
 import csv
+import math
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,36 @@ def test_document_001_full_tables(problem):
     for line in LINES001:
         if line["problem"] == problem:
             assert lines[int(line["move"])] == int(line["printed_count"])
+
+
+def _published_2x7():
+    rows = list(csv.DictReader(open(ROOT / "data" / "published" / "007_beyond_memory.csv")))
+    depth = {int(r["n"]): int(r["published"]) for r in rows
+             if r["quantity"] == "positions at depth"}
+    return [depth[d] for d in range(len(depth))], rows
+
+
+def test_our_2x7_table_has_the_published_counts():
+    """The committed 2x7 run (python -m puzzlelib layers --size 2x7 ... --json, packed table)
+    against the published counts at every depth; the first 14 layers are also made here, by the
+    plain breadth-first search in Python, as a check of the file's own start."""
+    import json
+
+    counts, rows = _published_2x7()
+    assert sum(counts) == 43_589_145_600 == math.factorial(14) // 2 and len(counts) == 109
+    ours = json.loads((ROOT / "data" / "layers" / "2x7.json").read_text())
+    assert ours["counts"] == counts and ours["total"] == sum(counts)
+    assert ours["max_depth"] == 108 and ours["n_farthest"] == 1 and ours["table"] == "packed"
+    assert ours["start"] == list(range(1, 14)) + [0] and ours["status"] == "complete"
+    board = SlidingPuzzle("2x7")
+    seen, frontier, near = {tuple(ours["start"])}, [ours["start"]], [1]
+    for _ in range(14):
+        nxt = []
+        for pos in frontier:
+            for _, child in board.neighbours(pos):
+                if tuple(child) not in seen:
+                    seen.add(tuple(child))
+                    nxt.append(child)
+        near.append(len(nxt))
+        frontier = nxt
+    assert near == counts[:15]
