@@ -91,10 +91,8 @@ def _mark_starts(table, front, ranks):
     return k
 
 
-#: Children a top-down layer collects (their table words prefetched) before it looks at them.
+#: Children a top-down layer collects (their words prefetched) before it looks at them.
 BATCH = 32
-DOUBLE = False
-PF_FRONT = True
 
 
 @jit
@@ -123,19 +121,16 @@ def _push_words(a, b, table, front, depth, next_active, fns, p):
     ``[a, b)``. A set bit is one of three kinds, told apart by its code: depth ``depth``
     (expanded, and kept: if no layer follows, they are the farthest positions), depth
     ``depth + 1`` (a child reached in this layer: kept), or depth ``depth - 1`` (last layer's,
-    cleared here). Children are collected :data:`BATCH` at a time, their table words
-    prefetched as their ranks are computed, so that the cache misses overlap.
+    cleared here). Children are collected :data:`BATCH` at a time, their table and frontier
+    words prefetched as their ranks are computed, so that the cache misses overlap.
 
     Returns (positions expanded, children newly reached, moves found illegal). The expanded
     positions keep their frontier bits (until the next layer), so a chunk with any has more
     work next layer (``next_active``, set by the caller)."""
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
-    half = BATCH + p.n_moves
-    kids = np.empty(2 * half, dtype=np.int64)
-    cur = 0
+    kids = np.empty(BATCH + p.n_moves, dtype=np.int64)
     nk = 0
-    n_prev = 0
     c = np.uint64(depth % 3)
     old_code = np.uint64((depth + 2) % 3)
     clear_next = np.uint64(3) ^ np.uint64((depth + 1) % 3)
@@ -169,25 +164,15 @@ def _push_words(a, b, table, front, depth, next_active, fns, p):
                 for j in range(p.state_len):
                     state[j] = base[j]
                 prefetch(table, r2 >> 5)
-                if PF_FRONT:
-                    prefetch(front, r2 >> 6)
-                kids[cur + nk] = r2
+                prefetch(front, r2 >> 6)  # (for the mark if it is new: an atomic waits for it)
+                kids[nk] = r2
                 nk += 1
             if nk >= BATCH:
-                if DOUBLE:
-                    # look at the batch before this one (its words had a whole batch's time to
-                    # arrive), and collect the next in its place
-                    marked += _mark_children(kids[half - cur:], n_prev, table, front, clear_next,
-                                             next_active)
-                    n_prev = nk
-                    cur = half - cur
-                else:
-                    marked += _mark_children(kids, nk, table, front, clear_next, next_active)
+                marked += _mark_children(kids, nk, table, front, clear_next, next_active)
                 nk = 0
         if stale != 0:
             _fetch_and(front, i, ~stale)
-    marked += _mark_children(kids[half - cur:], n_prev, table, front, clear_next, next_active)
-    marked += _mark_children(kids[cur:], nk, table, front, clear_next, next_active)
+    marked += _mark_children(kids, nk, table, front, clear_next, next_active)
     return found, marked, illegal
 
 
