@@ -179,3 +179,28 @@ def test_a_changed_file_never_leaves_a_stale_kernel_in_another(tmp_path):
         answers.append(out.stdout.split()[0])
     # the second run loaded the kernel from the cache; the third compiled it again
     assert answers == ["1", "1", "2"]
+
+
+def test_the_digest_follows_the_files_kernels_are_compiled_from(tmp_path):
+    """Editing a plain-Python module (the teaching versions, the pictures) keeps the compiled
+    kernels; editing a kernel layer's file, or a top-level file that uses the jit module, does
+    not."""
+    import shutil
+
+    import puzzlelib
+    from puzzlelib.core.jit import source_digest
+
+    pkg = tmp_path / "puzzlelib"
+    shutil.copytree(os.path.dirname(puzzlelib.__file__), pkg,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    before = source_digest(pkg)
+    for plain in ("teaching/search.py", "animation.py", "interact.py"):
+        with open(pkg / plain, "a") as f:
+            f.write("\n# edited\n")
+    assert source_digest(pkg) == before
+    with open(pkg / "search" / "layered.py", "a") as f:
+        f.write("\n# edited\n")
+    after_kernel = source_digest(pkg)
+    assert after_kernel != before
+    (pkg / "_probe.py").write_text(_PROBE_B.format(1))
+    assert source_digest(pkg) != after_kernel

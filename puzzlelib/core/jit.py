@@ -8,8 +8,11 @@ own numba functions cache where numba would put them.
 **One folder per version of the whole source.** numba keys a cached function by its own file
 alone. A function whose file did not change, but which inlined code from a file that did (a
 hash-set helper, say), would be loaded stale and give wrong answers without an error. So the
-folder is named by a digest of every source file of the package: any change compiles
-everything again. Folders of older versions may be deleted at any time.
+folder is named by a digest of every source file numba could compile from: every file of the
+layers below the top (``core``, ``domains``, ``search``, ``pdb``) and any other file that imports
+numba or this module. Any change to one of them compiles everything again; a change to the
+plain-Python modules above (the teaching versions, the pictures, the notebooks' helpers) does
+not. Folders of older versions may be deleted at any time.
 
 **Kernels given a domain's functions.** A search kernel is compiled for the bundle of domain
 functions it is given, and numba keys its cache entry by the argument types, a function's
@@ -24,6 +27,7 @@ its source changed): such kernels are compiled once per process.
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 import numba
@@ -35,11 +39,25 @@ from .store import cache_root
 PACKAGE = Path(__file__).resolve().parent.parent
 
 
+#: The subpackages whose every file counts in the digest (the layers kernels are made of).
+KERNEL_LAYERS = ("core", "domains", "search", "pdb")
+_USES_NUMBA = re.compile(rb"^\s*(import numba|from numba|from \S*jit import)", re.M)
+
+
+def _compiled_from(path, package):
+    """Whether numba may compile code of ``path``: a file of :data:`KERNEL_LAYERS`, or one
+    that imports numba or this module."""
+    rel = path.relative_to(package)
+    return rel.parts[0] in KERNEL_LAYERS or bool(_USES_NUMBA.search(path.read_bytes()))
+
+
 def source_digest(package=PACKAGE):
-    """A digest of every ``.py`` file of the package (names and contents)."""
+    """A digest of every ``.py`` file of the package numba may compile from (names and
+    contents)."""
     digest = hashlib.sha256()
     for f in sorted(package.rglob("*.py")):
-        digest.update(str(f.relative_to(package)).encode() + b"\0" + f.read_bytes() + b"\0")
+        if _compiled_from(f, package):
+            digest.update(str(f.relative_to(package)).encode() + b"\0" + f.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
