@@ -13,7 +13,7 @@ from puzzlelib import reproduce
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 BOOKS = {b.stem: b for b in reproduce.notebooks()}
-NAMES = ["01_8puzzle_bfs_iddfs", "02_indistinguishable_pieces", "03_15puzzle_astar_pdb",
+NAMES = ["00_search_algorithms", "01_8puzzle_bfs_iddfs", "02_indistinguishable_pieces", "03_15puzzle_astar_pdb",
          "04_rotation_bidirectional", "05_block_puzzles_pdb", "06_your_own_puzzle",
          "07_beyond_memory"]
 
@@ -23,7 +23,7 @@ def _csv(path):
         return list(csv.DictReader(f))
 
 
-def test_the_notebooks_are_the_seven_lessons_in_order():
+def test_the_notebooks_are_the_lessons_in_order():
     assert list(BOOKS) == NAMES
 
 
@@ -53,9 +53,27 @@ def test_notebook_executes_small_and_saves_figures_and_tables(name, ran):
     assert (folder / "published_vs_ours.csv").exists()
 
 
+def test_00_puts_every_algorithm_beside_its_plain_version(ran):
+    folder = ran(NAMES[0])
+    rows = {r["algorithm"]: r for r in _csv(folder / "algorithms.csv")}
+    assert list(rows) == ["breadth-first", "bidirectional", "iterative deepening", "A*", "IDA*",
+                          "IDA* + pattern databases"]
+    assert {r["length"] for r in rows.values()} == {"20"}
+    for name in ("iterative deepening", "IDA*", "IDA* + pattern databases"):
+        r = rows[name]
+        assert r["plain generated"] == r["kernel generated"]
+        assert r["plain expanded"] == r["kernel expanded"]
+    # a better bound needs fewer nodes
+    assert (int(rows["IDA* + pattern databases"]["plain generated"])
+            < int(rows["IDA*"]["plain generated"])
+            < int(rows["iterative deepening"]["plain generated"]))
+    published = _csv(folder / "published_vs_ours.csv")
+    assert len(published) == 5 and all(r["published"] == r["ours"] for r in published)
+
+
 def test_01_shows_document_000s_figures(ran):
     rows = {(r["experiment"], r["quantity"]): r
-            for r in _csv(ran(NAMES[0]) / "published_vs_ours.csv")}
+            for r in _csv(ran(NAMES[1]) / "published_vs_ours.csv")}
     published = {r["experiment"]: r for r in _csv(DATA / "published" / "000_8puzzle.csv")}
     for exp in ("bfs", "bidir", "iddfs", "iddfs_lower_bound"):
         assert rows[(exp, "moves")]["ours"] == published[exp]["published_moves"] == "31"
@@ -69,7 +87,7 @@ def test_01_shows_document_000s_figures(ran):
 
 
 def test_02_shows_document_001s_figures(ran):
-    folder = ran(NAMES[1])
+    folder = ran(NAMES[2])
     rows = {(r["problem"], r["quantity"]): r["ours"]
             for r in _csv(folder / "published_vs_ours.csv")}
     for doc in _csv(DATA / "published" / "001_indistinguishable.csv"):
@@ -85,7 +103,7 @@ def test_02_shows_document_001s_figures(ran):
 
 
 def test_03_shows_document_002s_and_korfs_figures(ran):
-    rows = _csv(ran(NAMES[2]) / "published_vs_ours.csv")
+    rows = _csv(ran(NAMES[3]) / "published_vs_ours.csv")
     doc = [r for r in rows if r["source"] == "doc 002"]
     assert {r["ours"] for r in doc if "length" in r["quantity"]} == {"22"}
     assert {r["ours"] for r in doc if "path" in r["quantity"]} == {"rrdllldruuurdllddrurrd"}
@@ -96,7 +114,7 @@ def test_03_shows_document_002s_and_korfs_figures(ran):
 
 
 def test_04_shows_document_003s_figures(ran):
-    rows = {r["quantity"]: r for r in _csv(ran(NAMES[3]) / "published_vs_ours.csv")}
+    rows = {r["quantity"]: r for r in _csv(ran(NAMES[4]) / "published_vs_ours.csv")}
     assert (rows["toy count, one way"]["ours"], rows["toy count, both ends"]["ours"]) == (
         "363", "78")
     samples = _csv(DATA / "instances_003_rotation.csv")
@@ -105,13 +123,13 @@ def test_04_shows_document_003s_figures(ran):
 
 
 def test_05_shows_document_004s_figures(ran):
-    rows = {r["quantity"]: r["ours"] for r in _csv(ran(NAMES[4]) / "published_vs_ours.csv")}
+    rows = {r["quantity"]: r["ours"] for r in _csv(ran(NAMES[5]) / "published_vs_ours.csv")}
     assert rows["patterns of 36-0-0-f, 6x7 board"] == "21090"  # 30 * C(38, 2), Table 2
     assert rows["patterns of 50-0-0-f, 7x8 board"] == "55692"  # 42 * C(52, 2), Table 3
 
 
 def test_06_shows_the_published_figures(ran):
-    rows = _csv(ran(NAMES[5]) / "published_vs_ours.csv")
+    rows = _csv(ran(NAMES[6]) / "published_vs_ours.csv")
     assert rows and all(r["published"] == r["ours"] for r in rows)
     ours = {(r["experiment"], r["quantity"]): r["ours"] for r in rows}
     doc = _csv(DATA / "published" / "006_permutation_puzzles.csv")
@@ -135,7 +153,7 @@ def test_06_shows_the_published_figures(ran):
 def test_07_shows_the_published_figures(ran):
     """The 2x7 table's counts at every depth (read from our committed run), its total and its
     greatest depth, beside the published ones; and the packed kernel against bytes."""
-    folder = ran(NAMES[6])
+    folder = ran(NAMES[7])
     rows = _csv(folder / "published_vs_ours.csv")
     assert len(rows) == 109 + 2 and all(r["published"] == r["ours"] for r in rows)
     kernels = _csv(folder / "packed_vs_bytes.csv")
@@ -154,6 +172,37 @@ def test_committed_notebook_is_executed(name):
     outputs = [o for c in code for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 3
+
+
+def _gifs(nb):
+    """The animated GIFs a notebook's outputs carry (as ``<img>`` data URIs, which every viewer
+    of a saved notebook shows)."""
+    import base64
+    import io
+    import re
+
+    from PIL import Image
+
+    out = []
+    for cell in nb.cells:
+        for o in cell.get("outputs", []):
+            html = o.get("data", {}).get("text/html", "")
+            for data in re.findall(r"data:image/gif;base64,([A-Za-z0-9+/=]+)", html):
+                with Image.open(io.BytesIO(base64.b64decode(data))) as im:
+                    out.append(im.n_frames)
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES[:6])
+def test_committed_notebook_carries_its_animations(name):
+    """Notebooks 00-05 show their solutions moving, on any viewer: each carries animated GIFs
+    in its saved outputs, and the controls to run it again on another instance."""
+    nb = nbformat.read(BOOKS[name], as_version=4)
+    frames = _gifs(nb)
+    assert frames and all(n > 1 for n in frames), f"{name}: no animation in its outputs"
+    widgets = [o for c in nb.cells for o in c.get("outputs", [])
+               if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert widgets, f"{name}: no player or controls"
 
 
 def test_failure_names_notebook_and_cell(tmp_path):

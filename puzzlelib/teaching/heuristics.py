@@ -49,8 +49,8 @@ class HeuristicReport:
         if self.overestimate is not None:
             board, h, d = self.overestimate
             raise InadmissibleHeuristic(
-                f"h overestimates at {' '.join(map(str, board))}: h = {h}, but it is {d} moves "
-                f"from the goal")
+                f"h overestimates at {' '.join(map(str, board))}: h = {h}, but it is {d} "
+                f"move{'' if d == 1 else 's'} from the goal")
 
     def _lines(self):
         out = [f"{self.positions:,} positions checked"]
