@@ -36,10 +36,6 @@ import math
 import numpy as np
 
 from .core.errors import PuzzleError
-from .domains.blocks import BlockPuzzle
-from .domains.permutation import PermutationPuzzle
-from .domains.rotation import RotationPuzzle
-from .domains.sliding import SlidingPuzzle
 from .results import Result
 
 #: The longer side of a drawn position, in pixels, when no ``size`` is given.
@@ -168,15 +164,10 @@ def _move_text(move):
 
 def _next_marks(puzzle, positions, moves):
     """For each position, what the puzzle's ``draw`` outlines of the move made next from it
-    (the tile, the turned rectangle, the piece, the move's cells); None at the last."""
+    (the puzzle's :meth:`~puzzlelib.domains.base.Puzzle.move_mark`); None at the last."""
     out = [None] * len(positions)
     for k, move in enumerate(moves):
-        if isinstance(puzzle, SlidingPuzzle):
-            out[k] = positions[k + 1][list(positions[k]).index(0)]
-        elif isinstance(puzzle, BlockPuzzle):
-            out[k] = tuple(move[0])
-        elif isinstance(puzzle, (RotationPuzzle, PermutationPuzzle)):
-            out[k] = move
+        out[k] = puzzle.move_mark(positions[k], positions[k + 1], move)
     return out
 
 

@@ -193,6 +193,12 @@ class Puzzle:
         point out, as the puzzle understands it (a tile, a rectangle, a piece)."""
         raise NotImplementedError
 
+    def move_mark(self, position, after, move):
+        """What :meth:`draw` should outline on ``position`` to show ``move`` (in the puzzle's
+        notation) about to be made, ``after`` being the position it leads to; None: nothing.
+        Animations of a solution use it."""
+        return None
+
     def __repr__(self):
         inside = ", ".join(f"{k}={v!r}" for k, v in self.describe().items() if k != "puzzle")
         return f"{type(self).__name__}({inside})"

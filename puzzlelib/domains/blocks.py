@@ -1229,6 +1229,10 @@ class BlockPuzzle(Puzzle):
     def footprint(self):
         return self.cols, self.rows
 
+    def move_mark(self, position, after, move):
+        """The piece that moves: its top-left cell before the move."""
+        return tuple(move[0])
+
     def draw(self, ax, position, x0=0.0, y0=0.0, title=None, mark=None):
         """Draw a board (text) on matplotlib axes ``ax``, one cell a unit, its top-left corner at
         ``(x0, y0)``, y growing downwards: the daughter red, the goal's place outlined;

@@ -892,6 +892,10 @@ class PermutationPuzzle(Puzzle):
     def footprint(self):
         return self.n_cells, 1
 
+    def move_mark(self, position, after, move):
+        """The move itself: :meth:`draw` outlines what it turns."""
+        return move
+
     def draw(self, ax, position, x0=0.0, y0=0.0, title=None, mark=None):
         """The cells in a row, each label shaded by its goal cell (orientations as small
         numbers); ``mark``: a move name whose changed cells are framed."""

@@ -303,6 +303,10 @@ class RotationPuzzle(Puzzle):
     def footprint(self):
         return self.cols, self.rows
 
+    def move_mark(self, position, after, move):
+        """The move itself: :meth:`draw` outlines what it turns."""
+        return move
+
     def draw(self, ax, position, x0=0.0, y0=0.0, title=None, mark=None):
         """Draw a grid on matplotlib axes ``ax``, one cell a unit, its top-left corner at
         ``(x0, y0)``, y growing downwards, each number shaded by its value; ``mark``: the corner

@@ -1160,6 +1160,10 @@ class SlidingPuzzle(Puzzle):
         return " / ".join(" ".join(map(str, board[i:i + self.cols]))
                           for i in range(0, len(board), self.cols))
 
+    def move_mark(self, position, after, move):
+        """The tile that slides: the one that lands on the blank's cell."""
+        return after[list(position).index(0)]
+
     def draw(self, ax, position, x0=0.0, y0=0.0, title=None, mark=None, colours="goal"):
         """Draw a board on matplotlib axes ``ax``, one cell a unit, its top-left corner at
         ``(x0, y0)``, y growing downwards; ``mark``: a tile label to outline. ``colours``:
