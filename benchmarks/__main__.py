@@ -1,4 +1,4 @@
-"""``python -m benchmarks [8puzzle|001|rotation|korf|blocks|permutation|scale|startup]
+"""``python -m benchmarks [8puzzle|001|rotation|korf|blocks|permutation|scale|startup|gpu]
 [options]`` (default: 8puzzle).
 
 The compile times the suites print are real compilation: unless ``NUMBA_CACHE_DIR`` is already
@@ -11,7 +11,8 @@ import os
 import sys
 import tempfile
 
-SUITES = ("8puzzle", "001", "rotation", "korf", "blocks", "permutation", "scale", "startup")
+SUITES = ("8puzzle", "001", "rotation", "korf", "blocks", "permutation", "scale", "startup",
+          "gpu")
 
 
 def _main():
@@ -34,6 +35,8 @@ def _main():
         from .bench_rotation import main
     elif suite == "permutation":
         from .bench_permutation import main
+    elif suite == "gpu":
+        from .bench_gpu import main
     elif suite == "scale":
         from .bench_scale import main
     else:

@@ -49,6 +49,7 @@ from .search import bidirectional as _bidir
 from .search import frontier as _frontier
 from .search import idastar as _ida
 from .search import layered as _layered
+from .search import gpu as _gpu
 from .search import packed as _packed
 
 #: Methods that can count every optimal solution (``all_solutions=True``).
@@ -65,6 +66,9 @@ BIDIR_TABLE_MAX_RANKS = 1 << 24
 PROGRESS_MIN_TABLE = 20_000_000
 #: How :func:`layers` may keep its distance table.
 TABLES = ("auto", "bytes", "packed")
+#: Where the breadth-first searches of :func:`layers` and pattern-database builds run: this
+#: machine's cores, or an NVIDIA GPU through numba-cuda (the ``cuda`` extra).
+BACKENDS = ("cpu", "cuda")
 #: Packed searches of at least this many positions save their state unless told otherwise.
 CHECKPOINT_MIN_RANKS = 1 << 30
 
@@ -126,6 +130,20 @@ def _puzzle_and_start(puzzle, start, size, goal, what="start"):
     return puzzle, start
 
 
+def _check_backend(backend):
+    if backend not in BACKENDS:
+        raise PuzzleError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
+    return backend
+
+
+def _check_pdb_backend(backend, puzzle, method, heuristic, pdb):
+    """``solve``'s backend builds pattern databases: refuse one with nothing to build."""
+    if _check_backend(backend) == "cuda" and not (
+            method in INFORMED_METHODS and (pdb is not None or _pdb.is_database(puzzle, heuristic))):
+        raise PuzzleError(f"backend 'cuda' builds pattern databases and runs layers; a {method} "
+                          f"search without a pattern database runs on the CPU: drop backend")
+
+
 def _check_limit(value, name, least=0):
     if value is None:
         return None
@@ -134,7 +152,7 @@ def _check_limit(value, name, least=0):
     return int(value)
 
 
-def _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer):
+def _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer, backend="cpu"):
     """The puzzle with the heuristic ``method`` searches with, and what to report of it."""
     informed = method in INFORMED_METHODS
     if not informed:
@@ -151,7 +169,7 @@ def _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer):
         return puzzle.with_heuristic(name), {"heuristic": name}
     with timer.phase() as ph:
         space, info = _pdb.guide(puzzle, heuristic if pdb is None else pdb, reflect=reflect,
-                                 progress=progress, cache=cache)
+                                 progress=progress, cache=cache, backend=backend)
     info["pdb_seconds"] = ph.seconds
     return space, info
 
@@ -163,7 +181,7 @@ def _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer):
 
 def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=None,
           all_solutions=False, threads=None, max_depth=None, max_states=None, node_limit=0,
-          transpositions=None, progress=None, cache=True, size=None, goal=None):
+          transpositions=None, progress=None, cache=True, backend="cpu", size=None, goal=None):
     """Solve ``start`` on ``puzzle`` (a shortest solution, except with ``greedy``).
 
     ``start``: a position as the puzzle reads it (a block puzzle may leave it out: its own
@@ -185,7 +203,9 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
 
     ``threads``: see the module. ``progress``: ``True`` shows a bar, ``False`` none, a callable
     is called after each layer or pass; ``None`` shows bars for pattern-database builds and
-    tables of :data:`PROGRESS_MIN_TABLE` positions or more. ``size`` and ``goal``: the 0.1
+    tables of :data:`PROGRESS_MIN_TABLE` positions or more. ``backend="cuda"`` builds
+    sliding-tile pattern databases that are not cached yet on the GPU (the search itself runs
+    on the CPU). ``size`` and ``goal``: the 0.1
     form ``solve(start, size=..., goal=...)`` for sliding tiles (deprecated)."""
     puzzle, start = _puzzle_and_start(puzzle, start, size, goal)
     method = puzzle.default_method if method is None else method
@@ -197,6 +217,7 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
     if all_solutions and method not in COUNTING_METHODS:
         raise PuzzleError(f"counting all optimal solutions needs method iddfs or idastar, "
                           f"not {method}")
+    _check_pdb_backend(backend, puzzle, method, heuristic, pdb)
     max_states = _check_limit(max_states, "max_states", 1)
     max_depth = _check_limit(max_depth, "max_depth")
     node_limit = _check_limit(node_limit, "node_limit")
@@ -204,12 +225,15 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
     n_threads = _threads(threads, puzzle)
     state = puzzle.encode(start)  # the start is checked before any database is built
     with timed() as timer:
-        space, extra = _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer)
+        space, extra = _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer,
+                                  backend)
         _typed(space, timer)
         if space is not puzzle:  # a heuristic's space may hold more in its state
             state = space.encode(start)
         if method in INFORMED_METHODS:
             extra["initial_h"] = space.heuristic_value(state)
+        if backend != "cpu":
+            extra["backend"] = backend
         if max_depth is None:
             max_depth = space.default_max_depth
         run = {"bfs": _solve_bfs, "bidir": _solve_bidir, "iddfs": _solve_deepening,
@@ -392,7 +416,7 @@ def _solve_astar(space, state, timer, method, max_states, **_):
 
 def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FARTHEST_LIMIT,
            max_depth=None, max_states=None, table="auto", checkpoint=None,
-           checkpoint_seconds=None, client=None, size=None, goal=None):
+           checkpoint_seconds=None, client=None, backend="cpu", size=None, goal=None):
     """Breadth-first search over every position reachable from ``start`` (God's algorithm):
     ``counts[d]`` positions at depth ``d``, the greatest depth, and the positions there (at
     most ``farthest_limit`` of them; ``n_farthest`` is the exact count).
@@ -410,6 +434,9 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
     ``False`` saves nothing.
     ``client``: a ``dask.distributed.Client``; the table is then split among its workers, one
     part of the ranks each (:mod:`puzzlelib.search.distributed`), and the result keeps none.
+    ``backend="cuda"``: the table is made on an NVIDIA GPU (:mod:`puzzlelib.search.gpu`; the
+    ``cuda`` extra), ``"auto"`` choosing bytes when they fit the GPU's free memory, and copied
+    back, so the result answers as the CPU's does; the GPU's name is ``extra["device"]``.
     Other puzzles are searched layer by layer on whole states, keeping three layers
     (``max_states`` caps them; ``max_depth`` stops early). The start's own labels or pieces
     define the positions (sliding tiles with repeated labels included); the puzzle's goal
@@ -424,7 +451,15 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
     farthest_limit = _check_limit(farthest_limit, "farthest_limit")
     n_threads = _threads(threads, space)
     state = space.encode(start)
-    if client is not None:
+    if _check_backend(backend) == "cuda":
+        if client is not None:
+            raise PuzzleError("backend 'cuda' runs on this machine's GPU and client on a Dask "
+                              "cluster: choose one")
+        if checkpoint is not None and checkpoint is not False:
+            raise PuzzleError("a search on the GPU saves no state: drop checkpoint, or use "
+                              "backend 'cpu'")
+        n, kind = _gpu_table(space, table)
+    elif client is not None:
         n, kind = _dask_table(space, client, table), "dask"
     else:
         n, kind = _layers_table(space, table)
@@ -435,8 +470,14 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
                           f"checkpoint, or ask for table='packed'")
     with timed() as timer:
         _typed(space, timer)
+        if backend == "cuda":
+            with timer.compiling():  # the GPU's start, and numba-cuda compiling its kernels
+                device = _gpu.warm(space.fns, space.params, packed=kind == "packed")
         with timer.phase() as ph:
-            if kind == "dask":
+            if backend == "cuda":
+                found = _gpu_layers(space, state, n, kind, progress, farthest_limit, max_depth,
+                                    device)
+            elif kind == "dask":
                 with timer.compiling():
                     _warm_workers(client, space)
                 found = _dask_layers(space, state, n, client, progress, farthest_limit,
@@ -480,6 +521,46 @@ def _layers_table(space, table):
             f"board or a search that does not need the full table (idastar, astar, bidir)")
     memory.check_fits(packed, as_packed)
     return n, "packed"
+
+
+def _gpu_table(space, table):
+    """``(n_ranks, "bytes" | "packed")`` for :func:`layers` on the GPU, the GPU's memory and
+    this machine's (the table is copied back) checked."""
+    n = space.n_ranks
+    if n is None:
+        raise PuzzleError(f"backend 'cuda' needs a perfect hash, and the {space.name} puzzle "
+                          f"has none: use backend 'cpu'")
+    _gpu.require()
+    as_bytes = f"the {space.label} distance table ({n:,} positions, one byte each)"
+    as_packed = f"the {space.label} packed table ({n:,} positions)"
+    gpu_packed = _gpu.packed_gpu_bytes(n)
+    if table == "bytes" or (table == "auto" and n <= _gpu.GPU_SHARE * _gpu.free_bytes()
+                            and memory.fits(n)):
+        _gpu.check_gpu_fits(n, as_bytes)
+        memory.check_fits(n, f"{as_bytes}, copied back from the GPU,")
+        return n, "bytes"
+    _gpu.check_gpu_fits(gpu_packed, as_packed)
+    memory.check_fits(_packed.packed_bytes(n), f"{as_packed}, copied back from the GPU,")
+    return n, "packed"
+
+
+def _gpu_layers(space, state, n, kind, progress, farthest_limit, max_depth, device):
+    r0 = int(space.fns.rank(state, space.params))
+    with layer_bar(_auto_progress(progress, n), n,
+                   f"{space.label} layers (GPU{', packed' if kind == 'packed' else ''})",
+                   progress) as update:
+        run = _gpu.bfs_packed if kind == "packed" else _gpu.bfs_bytes
+        tab, counts, tally, stopped = run(space.fns, space.params, n, [r0], progress=update,
+                                          max_depth=max_depth)
+    if kind == "packed":
+        ranks, n_far = _packed.front_ranks(tab.words, tab.front, len(counts) - 1, farthest_limit)
+        nbytes = _gpu.packed_gpu_bytes(n)
+    else:
+        ranks, n_far = _layered.ranks_at_depth(tab, len(counts) - 1, farthest_limit)
+        nbytes = n
+    out = _Out(COMPLETE, None, tally[0], tally[1], sum(counts), nbytes, 1,
+               extra={"table": kind, "backend": "cuda", "device": device})
+    return out, counts, _decoded(space, ranks), n_far, tab, stopped
 
 
 def _dask_table(space, client, table):
@@ -610,8 +691,8 @@ def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_dep
 
 
 def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=None, reflect=None,
-               threads=None, max_depth=None, progress=None, cache=True, size=None, goal=None,
-               **limits):
+               threads=None, max_depth=None, progress=None, cache=True, backend="cpu", size=None,
+               goal=None, **limits):
     """Solve many starts on one puzzle; returns a :class:`~puzzlelib.Batch` of one
     :class:`~puzzlelib.Result` per start, in order.
 
@@ -620,7 +701,8 @@ def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=Non
     use several cores on many small searches, such as Korf's 100 with pattern databases); a
     start whose passes grow big is put aside and finished afterwards with its passes shared
     among the threads. Otherwise each start is solved in turn by :func:`solve`, with the same
-    options. Every start is checked before anything runs. ``size`` and ``goal``: the 0.1 form
+    options (``backend`` too: where pattern databases not cached yet are built). Every start is
+    checked before anything runs. ``size`` and ``goal``: the 0.1 form
     ``solve_many(starts, size=..., goal=...)`` for sliding tiles, 4x4 by default
     (deprecated)."""
     if not isinstance(puzzle, Puzzle):
@@ -643,17 +725,20 @@ def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=Non
     if not batchable or limits.get("all_solutions") or limits.get("node_limit"):
         t0 = time.perf_counter()
         results = [solve(puzzle, s, method, heuristic, pdb=pdb, reflect=reflect, threads=threads,
-                         max_depth=max_depth, progress=progress, cache=cache, **limits)
+                         max_depth=max_depth, progress=progress, cache=cache, backend=backend,
+                         **limits)
                    for s in starts]
         total = sum((r.stats for r in results), Stats())
         total.seconds = time.perf_counter() - t0 - total.compile_seconds
         return Batch(puzzle, method, results, total, results[0].threads)
     if limits:
         raise PuzzleError(f"solve_many with {method} takes no {', '.join(sorted(limits))}")
+    _check_pdb_backend(backend, puzzle, method, heuristic, pdb)
     n_threads = _threads(threads, puzzle)
     max_depth = _check_limit(max_depth, "max_depth")
     with timed() as timer:
-        space, extra = _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer)
+        space, extra = _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer,
+                                  backend)
         _typed(space, timer)
         if max_depth is None:
             max_depth = space.default_max_depth

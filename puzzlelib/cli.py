@@ -80,6 +80,9 @@ def _parser():
                    help="threads (default 0 = all cores; 1 repeats node counts exactly)")
     s.add_argument("--progress", action="store_true",
                    help="show progress on stderr (layers for bfs, bounds for iddfs/idastar)")
+    s.add_argument("--backend", default="cpu", choices=("cpu", "cuda"),
+                   help="where pattern databases not cached yet are built: this machine's "
+                        "cores (default) or an NVIDIA GPU (sliding tiles; the cuda extra)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
 
     l = sub.add_parser("layers", help="count positions at each depth from a start (full BFS)")
@@ -108,6 +111,9 @@ def _parser():
                    help="split the table among N Dask workers started on this machine")
     l.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="split the table among the workers of the Dask cluster at ADDRESS")
+    l.add_argument("--backend", default="cpu", choices=("cpu", "cuda"),
+                   help="where the table is made: this machine's cores (default) or an NVIDIA "
+                        "GPU (needs the cuda extra)")
     l.add_argument("--json", action="store_true")
 
     r = sub.add_parser(
@@ -260,6 +266,9 @@ def _permutation_layers(res):
 
 
 def _with_stats(d, res):
+    for key in ("backend", "device"):  # (a search on the GPU says so, and names it)
+        if key in res.extra:
+            d[key] = res.extra[key]
     d["puzzle"] = res.puzzle.name
     d["status"] = res.status
     d["stats"] = res.stats.to_dict()
@@ -449,7 +458,7 @@ def _solve(args):
           if v is not None}
     res = solve(puzzle, start, method=args.method, heuristic=heuristic, reflect=reflect,
                 all_solutions=args.all, progress=True if args.progress else None,
-                threads=_threads(args.threads), **kw)
+                threads=_threads(args.threads), backend=args.backend, **kw)
     if args.puzzle == "sliding" and res.length < 0:
         # earlier versions stopped here with status 3: no solution within the bound
         raise SearchLimitError(f"{res.method} found no solution ({res.status})")
@@ -500,7 +509,8 @@ def _layers(args):
     with _dask_client(args) as client:
         res = layers(puzzle, start, progress=True if args.progress else None,
                      threads=_threads(args.threads), max_depth=args.max_depth,
-                     table=args.table, checkpoint=checkpoint, client=client)
+                     table=args.table, checkpoint=checkpoint, client=client,
+                     backend=args.backend)
     legacy = {"sliding": _sliding_layers, "blocks": _block_layers,
               "rotation": _rotation_layers}.get(args.puzzle, _permutation_layers)
     return _as_json(res, legacy), lambda: _print_layers(res)

@@ -6,6 +6,9 @@ import pytest
 
 # pattern databases built by the tests go to a throw-away cache, never the user's
 os.environ.setdefault("PUZZLELIB_CACHE", tempfile.mkdtemp(prefix="puzzlelib-test-cache-"))
+# the CUDA backend's kernels run under numba's simulator unless told otherwise (set it to 0 on a
+# machine with a GPU to test there): read when numba is first imported, so before any import
+os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -26,17 +26,19 @@ FACTORIALS = np.ones(MAX_RANK_N + 1, dtype=np.int64)
 for _i in range(2, MAX_RANK_N + 1):
     FACTORIALS[_i] = FACTORIALS[_i - 1] * _i
 
-#: :func:`perm_unrank` reads the last ``_LOW_N`` Lehmer digits of a rank from a table.
-_LOW_N = 8
-#: ``_LOW_DIGITS[x]`` for ``x < 8!``: the factorial-base digits of ``x`` as 4-bit fields, the
-#: digit of weight ``(7 - j)!`` in bits ``4j``: the last 8 Lehmer digits of any rank ``r`` with
-#: ``r % 8! == x``.
+#: :func:`perm_unrank` reads the last ``_LOW_N`` Lehmer digits of a rank from a table. (7, not
+#: more: the table, 20 KiB, is also compiled into GPU kernels, whose constant data is limited
+#: to 64 KiB.)
+_LOW_N = 7
+#: ``_LOW_DIGITS[x]`` for ``x < 7!``: the factorial-base digits of ``x`` as 4-bit fields, the
+#: digit of weight ``(6 - j)!`` in bits ``4j``: the last 7 Lehmer digits of any rank ``r`` with
+#: ``r % 7! == x``.
 _LOW_DIGITS = np.zeros(FACTORIALS[_LOW_N], dtype=np.uint32)
 for _j in range(_LOW_N):
     _w = FACTORIALS[_LOW_N - 1 - _j]
     _LOW_DIGITS |= (((np.arange(FACTORIALS[_LOW_N]) // _w) % (_LOW_N - _j)).astype(np.uint32)
                     << np.uint32(4 * _j))
-#: ``k! / 8!`` for ``k >= 8``: the weights of the Lehmer digits before the last 8, in units of 8!.
+#: ``k! / 7!`` for ``k >= 7``: the weights of the Lehmer digits before the last 7, in units of 7!.
 _HIGH_WEIGHTS = np.ones(MAX_RANK_N + 1, dtype=np.int64)
 for _i in range(_LOW_N, MAX_RANK_N + 1):
     _HIGH_WEIGHTS[_i] = FACTORIALS[_i] // FACTORIALS[_LOW_N]
@@ -170,7 +172,7 @@ def perm_unrank(r, n, out):
 
     Digit ``i`` picks the ``digit``-th smallest value not used yet. For ``n <= 16`` the unused
     values sit as 4-bit fields of one 64-bit word, so picking and removing one is a few shifts
-    and masks, with no branch; the last 8 digits come from one table lookup of ``r % 8!``
+    and masks, with no branch; the last 7 digits come from one table lookup of ``r % 7!``
     (:data:`_LOW_DIGITS`) and only the ones before take a division each. Larger ``n`` falls
     back to a division per digit and a bit-mask walk.
     """

@@ -45,16 +45,34 @@ def is_database(puzzle, heuristic):
     return mod is not None and heuristic is not None and mod.is_name(puzzle, heuristic)
 
 
-def guide(puzzle, spec, reflect=None, progress=None, cache=True):
+def _backend(puzzle, mod, backend):
+    """The keyword a module's builder takes for ``backend`` (none for the CPU)."""
+    if backend == "cpu":
+        return {}
+    if backend != "cuda":
+        raise PuzzleError(f"unknown backend {backend!r}: use one of cpu, cuda")
+    if mod is not sliding:
+        raise PuzzleError(f"pattern databases of the {puzzle.name} puzzle are built on the CPU; "
+                          f"backend 'cuda' builds sliding-tile databases")
+    return {"backend": backend}
+
+
+def guide(puzzle, spec, reflect=None, progress=None, cache=True, backend="cpu"):
     """``(space, info)``: ``puzzle`` with the heuristic the databases ``spec`` give (loaded
-    from the cache, or built), and what to report of them (``heuristic``, ...)."""
-    return _module(puzzle).guide(puzzle, spec, reflect=reflect, progress=progress, cache=cache)
+    from the cache, or built on ``backend``), and what to report of them (``heuristic``,
+    ...)."""
+    mod = _module(puzzle)
+    return mod.guide(puzzle, spec, reflect=reflect, progress=progress, cache=cache,
+                     **_backend(puzzle, mod, backend))
 
 
-def databases(puzzle, spec, progress=None, cache=True):
+def databases(puzzle, spec, progress=None, cache=True, backend="cpu"):
     """The pattern databases ``spec`` names for ``puzzle`` (sliding tiles: a partition such as
     ``"pdb78"`` or groups of tile labels; block puzzles: names such as ``"16-10-0-l"``, several
     in a list or joined by commas), from this process's memory, the disk cache, or built (and
     cached unless ``cache`` is false). ``progress``: ``True`` for a bar, or a callable
-    ``progress(depth, layer_count, total)``."""
-    return _module(puzzle).databases(puzzle, spec, progress=progress, cache=cache)
+    ``progress(depth, layer_count, total)``. ``backend``: ``"cpu"``, or ``"cuda"`` (sliding
+    tiles: built on an NVIDIA GPU, :mod:`puzzlelib.search.gpu`)."""
+    mod = _module(puzzle)
+    return mod.databases(puzzle, spec, progress=progress, cache=cache,
+                         **_backend(puzzle, mod, backend))

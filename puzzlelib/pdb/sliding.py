@@ -148,13 +148,15 @@ def _load(path, rows, cols, cells, blank):
 _MEMORY = {}
 
 
-def pattern_database(rows, cols, cells, blank, progress=None, cache=True):
+def pattern_database(rows, cols, cells, blank, progress=None, cache=True, backend="cpu"):
     """The pattern database of the tiles whose goal cells are ``cells`` (the blank's goal cell:
     ``blank``) on a ``rows x cols`` board: from this process's memory, else from the disk
     cache, else built (and then cached, unless ``cache`` is false).
 
     ``progress``: ``True`` for a progress bar (depth, abstract states so far), a callable
-    ``progress(depth, layer_count, total)``, or ``None``/``False``."""
+    ``progress(depth, layer_count, total)``, or ``None``/``False``. ``backend``: where a build
+    runs, ``"cpu"`` or ``"cuda"`` (an NVIDIA GPU: :mod:`puzzlelib.search.gpu`); the tables
+    are the same."""
     cells = tuple(int(c) for c in cells)
     n = rows * cols
     if len(set(cells)) != len(cells) or any(not 0 <= c < n for c in cells) or blank in cells:
@@ -166,7 +168,7 @@ def pattern_database(rows, cols, cells, blank, progress=None, cache=True):
     path = _file_for(*key)
     db = _load(path, *key) if cache else None
     if db is None:
-        db = build(rows, cols, cells, blank, progress=progress)
+        db = build(rows, cols, cells, blank, progress=progress, backend=backend)
         if cache:
             _save(path, db)
     _MEMORY[key] = db
@@ -187,30 +189,49 @@ def joined_tables(dbs):
     return _JOINED[key][1]
 
 
-def build(rows, cols, cells, blank, progress=None):
+def build(rows, cols, cells, blank, progress=None, backend="cpu"):
     """Build a pattern database (no cache): breadth-first from the goal over the abstract
-    space, then the least distance over the blank's regions for each placement. Its
-    ``build_seconds`` leave out the compilation of the kernels."""
+    space, then the least distance over the blank's regions for each placement, on this
+    machine's cores (``backend="cpu"``) or an NVIDIA GPU (``"cuda"``). Its ``build_seconds``
+    leave out the compilation of the kernels (and the GPU's start)."""
     space = PatternSpace(rows, cols, len(cells))
     n_ranks = space.n_ranks
-    memory.check_fits(
-        n_ranks + space.n_placements,
-        f"the pattern database of {len(cells)} tiles on {rows}x{cols} "
-        f"({n_ranks:,} abstract states, {space.n_placements:,} placements)",
-    )
+    what = (f"the pattern database of {len(cells)} tiles on {rows}x{cols} "
+            f"({n_ranks:,} abstract states, {space.n_placements:,} placements)")
+    per = space.n_cells - space.k
     start = space.state(cells, blank)
     r0 = int(space.fns.rank(start, space.params))
-    with timed() as timer, timer.phase() as ph, layer_bar(
-            progress is True, None, f"PDB {len(cells)} tiles", progress) as update:
-        res = layered_bfs(space.fns, space.params, n_ranks, [r0], progress=update,
-                          kernel="scan")
-        start_threads()
-        table = _least_per_placement(res.dist, space.n_cells - space.k)
-        del res.dist
-    stats = Stats(res.generated, res.expanded, sum(res.counts), res.peak_bytes + table.nbytes,
-                  ph.seconds, timer.compile_seconds)
-    return PatternDatabase(rows, cols, cells, blank, table, res.counts, ph.seconds, "built",
-                           stats)
+    if backend == "cuda":
+        from ..search import gpu
+
+        gpu.check_gpu_fits(n_ranks + space.n_placements, what)
+        memory.check_fits(space.n_placements, what)
+    else:
+        memory.check_fits(n_ranks + space.n_placements, what)
+    with timed() as timer:
+        if backend == "cuda":
+            with timer.compiling():  # the GPU's start, and numba-cuda compiling its kernels
+                gpu.warm(space.fns, space.params, least=True)
+        with timer.phase() as ph, layer_bar(progress is True, None, f"PDB {len(cells)} tiles",
+                                            progress) as update:
+            if backend == "cuda":
+                dist, counts, tally, _ = gpu.bfs_bytes(space.fns, space.params, n_ranks, [r0],
+                                                       progress=update, bottom_up=False,
+                                                       keep=True, what=what)
+                table = gpu.least_per_block(dist, per)
+                del dist
+                generated, expanded, peak = tally[0], tally[1], n_ranks
+            else:
+                res = layered_bfs(space.fns, space.params, n_ranks, [r0], progress=update,
+                                  kernel="scan")
+                start_threads()
+                table = _least_per_placement(res.dist, per)
+                del res.dist
+                counts, generated, expanded, peak = (res.counts, res.generated, res.expanded,
+                                                     res.peak_bytes)
+    stats = Stats(generated, expanded, sum(counts), peak + table.nbytes, ph.seconds,
+                  timer.compile_seconds)
+    return PatternDatabase(rows, cols, cells, blank, table, counts, ph.seconds, "built", stats)
 
 
 def partition_cells(name, rows, cols, goal):
@@ -252,21 +273,22 @@ def _label_groups(puzzle, spec):
                           f"or given as groups of tile labels, not {spec!r}") from None
 
 
-def databases(puzzle, spec, progress=None, cache=True):
+def databases(puzzle, spec, progress=None, cache=True, backend="cpu"):
     """The databases of ``spec`` (a partition's name or groups of tile labels) for ``puzzle``'s
     goal, one per group."""
     _, cell_groups, blank, _ = puzzle.pattern_groups(_label_groups(puzzle, spec), False)
     return [pattern_database(puzzle.rows, puzzle.cols, cells, blank, progress=progress,
-                             cache=cache) for cells in cell_groups]
+                             cache=cache, backend=backend) for cells in cell_groups]
 
 
-def guide(puzzle, spec, reflect=None, progress=None, cache=True):
+def guide(puzzle, spec, reflect=None, progress=None, cache=True, backend="cpu"):
     """``puzzle`` guided by the additive databases ``spec`` (built with a progress bar unless
     ``progress`` is False), and what to report: the heuristic's name and ``reflect``."""
     groups, cell_groups, blank, reflect = puzzle.pattern_groups(_label_groups(puzzle, spec),
                                                                 reflect)
     dbs = [pattern_database(puzzle.rows, puzzle.cols, cells, blank,
-                            progress=True if progress is None else progress, cache=cache)
+                            progress=True if progress is None else progress, cache=cache,
+                            backend=backend)
            for cells in cell_groups]
     space = puzzle.with_pdbs(groups, joined_tables(dbs), reflect)
     space.pdbs = dbs
