@@ -140,8 +140,8 @@ def _check_pdb_backend(backend, puzzle, method, heuristic, pdb):
     """``solve``'s backend builds pattern databases: refuse one with nothing to build."""
     if _check_backend(backend) == "cuda" and not (
             method in INFORMED_METHODS and (pdb is not None or _pdb.is_database(puzzle, heuristic))):
-        raise PuzzleError(f"backend 'cuda' builds pattern databases and runs layers; a {method} "
-                          f"search without a pattern database runs on the CPU: drop backend")
+        raise PuzzleError(f"backend 'cuda' builds pattern databases and runs layers; method "
+                          f"{method} without a pattern database runs on the CPU: drop backend")
 
 
 def _check_limit(value, name, least=0):
@@ -530,6 +530,10 @@ def _gpu_table(space, table):
     if n is None:
         raise PuzzleError(f"backend 'cuda' needs a perfect hash, and the {space.name} puzzle "
                           f"has none: use backend 'cpu'")
+    if not space.gpu_ready:
+        raise PuzzleError(f"backend 'cuda' cannot run the {space.name} puzzle: its functions "
+                          f"call a function held in their parameters, which a GPU kernel "
+                          f"cannot; use backend 'cpu'")
     _gpu.require()
     as_bytes = f"the {space.label} distance table ({n:,} positions, one byte each)"
     as_packed = f"the {space.label} packed table ({n:,} positions)"

@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-from puzzlelib import PuzzleError, RotationPuzzle, SlidingPuzzle, layers, solve
+from puzzlelib import PancakePuzzle, PuzzleError, RotationPuzzle, SlidingPuzzle, layers, solve
 from puzzlelib.core.contract import UNSEEN
 from puzzlelib.pdb.sliding import build
 from puzzlelib.results import BEYOND_DEPTH
@@ -114,6 +114,8 @@ def test_bad_backend_requests_are_one_line_errors(monkeypatch):
         layers(pz, "1 2 3 4 5 0", backend="cuda", checkpoint=True)
     with pytest.raises(PuzzleError, match="perfect hash"):
         layers(RotationPuzzle(3, 3), list(range(1, 10)), backend="cuda")
+    with pytest.raises(PuzzleError, match="cannot run the pancake puzzle"):
+        layers(PancakePuzzle(5), "2 1 3 4 5", backend="cuda")
     with pytest.raises(PuzzleError, match="runs on the CPU"):
         solve(pz, "1 2 3 4 5 0", method="bfs", backend="cuda")
     with pytest.raises(PuzzleError, match="runs on the CPU"):

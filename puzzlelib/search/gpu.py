@@ -347,7 +347,20 @@ class _Run:
 def warm(fns, params, packed=False, least=False):
     """Start the GPU and compile the kernels a search of ``fns`` will launch (numba-cuda
     compiles a kernel at its first launch), on inputs too small to hold any work, so that the
-    search's own time leaves them out. Returns the GPU's name."""
+    search's own time leaves them out. Returns the GPU's name; a puzzle whose functions do
+    not compile for the GPU is a one-line :class:`PuzzleError`."""
+    from numba.core.errors import NumbaError
+
+    try:
+        _warm(fns, params, packed, least)
+    except (NumbaError, ValueError) as e:
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise PuzzleError(f"the puzzle's functions do not compile for the GPU ({first}); use "
+                          f"backend 'cpu'") from None
+    return device_name()
+
+
+def _warm(fns, params, packed, least):
     run = _Run(fns, params)
     c = run.cuda
     if packed:
@@ -367,7 +380,6 @@ def warm(fns, params, packed=False, least=False):
         if least:
             _least_kernel()[1, 1](dist, np.int64(8), c.device_array(1, dtype=np.uint8))
     c.synchronize()
-    return device_name()
 
 
 def _starts(start_ranks, n):
