@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 
 # (one test process per core: most of the suite's time is numba compiling, on one core each)
 test: $(STAMP)
-	$(PY) -m pytest -n auto
+	$(PY) -m pytest -n auto --dist worksteal
 
 # Execute every notebook (full size) into results/.
 reproduce: $(STAMP)

@@ -235,7 +235,8 @@ def test_multiset_table_too_large_is_refused_with_memory_needed(monkeypatch):
 
 @pytest.mark.parametrize("goal, methods", [
     # more than 16 cells: the long multiset rank (2,448 and 257,040 positions)
-    ([1] * 15 + [2, 2, 0], ("bfs", "bidir", "astar", "idastar")),
+    pytest.param([1] * 15 + [2, 2, 0], ("bfs", "bidir", "astar", "idastar"),
+                 marks=pytest.mark.heavy),  # (compiles every kernel for it: a minute)
     ([1] * 12 + [2, 2, 3, 3, 1, 0], ("bfs", "bidir", "astar")),  # (IDA*: 51 moves, minutes)
 ])
 def test_long_multiset_boards_search_end_to_end(goal, methods):

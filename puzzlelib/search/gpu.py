@@ -80,8 +80,9 @@ def require():
     except Exception:  # a broken driver install raises from inside numba-cuda
         ok = False
     if not ok:
-        raise PuzzleError("backend 'cuda' needs an NVIDIA GPU with its driver, and none was "
-                          "found; use backend 'cpu' (the default)")
+        raise PuzzleError("backend 'cuda' needs an NVIDIA GPU with its driver and numba-cuda "
+                          "(pip install 'puzzlelib-search[cuda]'), and no GPU was found; use "
+                          "backend 'cpu' (the default)")
     cuda = module
     return module
 
