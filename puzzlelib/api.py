@@ -530,10 +530,11 @@ def _gpu_table(space, table):
     if n is None:
         raise PuzzleError(f"backend 'cuda' needs a perfect hash, and the {space.name} puzzle "
                           f"has none: use backend 'cpu'")
-    if not space.gpu_ready:
+    held = _gpu.functions_in(space.params)
+    if held:
         raise PuzzleError(f"backend 'cuda' cannot run the {space.name} puzzle: its functions "
-                          f"call a function held in their parameters, which a GPU kernel "
-                          f"cannot; use backend 'cpu'")
+                          f"call {', '.join(held)}, held in their parameters, which a GPU "
+                          f"kernel cannot; use backend 'cpu'")
     _gpu.require()
     as_bytes = f"the {space.label} distance table ({n:,} positions, one byte each)"
     as_packed = f"the {space.label} packed table ({n:,} positions)"

@@ -53,9 +53,6 @@ class Puzzle:
     #: The limits :func:`~puzzlelib.solve` applies unless told otherwise.
     default_max_depth = 254
     default_max_states = 20_000_000
-    #: False when the jitted functions cannot be compiled for a GPU (numba-cuda calls no
-    #: function held in ``params``): ``backend="cuda"`` then refuses the puzzle.
-    gpu_ready = True
     #: True when every call with the same bundle of functions passes ``params`` of the same
     #: numba types: kernels may then be called without typing their arguments again.
     stable_types = False

@@ -445,7 +445,6 @@ class PermutationPuzzle(Puzzle):
     """
 
     name = "permutation"
-    gpu_ready = False  # its params hold its heuristic's function (hfn)
     #: Pattern databases: :mod:`puzzlelib.pdb.permutation`.
     pdb_kind = "permutation"
     stable_types = True

@@ -126,6 +126,12 @@ def _grid(cuda):
     return sms * BLOCKS_PER_SM, BLOCK
 
 
+def functions_in(params):
+    """The fields of ``params`` that hold a function: a GPU kernel cannot call one (numba-cuda
+    has no first-class functions), so a domain with any does not run here."""
+    return [name for name, v in zip(type(params)._fields, params) if callable(v)]
+
+
 def device_params(cuda, params):
     """``params`` with each array copied to the GPU (same namedtuple type, same fields).
     Under the simulator they stay on the host, where the domain's CPU functions read them."""
