@@ -363,8 +363,11 @@ class Player:
         self.back_button.on_click(lambda _: self.back())
         self.forward_button.on_click(lambda _: self.forward())
         self.slider.observe(lambda _: self._show(), names="value")
+        # flex-start: the picture keeps its own size (a box's default stretches it to the
+        # width of the page)
         self.widget = w.VBox([w.HBox([self.play, self.back_button, self.slider,
-                                      self.forward_button, self.label]), self.image_widget])
+                                      self.forward_button, self.label]), self.image_widget],
+                             layout=w.Layout(align_items="flex-start"))
         self._show()
 
     def _show(self):
@@ -577,13 +580,25 @@ def _counts(name, values):
     return values
 
 
+def _headroom(ax, top, log, share):
+    """Raise the y axis's top so the tallest bar reaches ``share`` of the height, leaving room
+    above the bars for the labels and text."""
+    if top <= 0:
+        return
+    if log:
+        low = ax.get_ylim()[0]
+        ax.set_ylim(low, low * (top / low) ** (1 / share))
+    else:
+        ax.set_ylim(0, top / share)
+
+
 def plot_frontiers(one_way_counts, forward_counts, backward_counts, log=False, ax=None,
-                   first_depth=0, title=None):
+                   first_depth=0, title=None, unit="positions"):
     """Layers grown from one end against layers grown from both ends, as bars on one axis:
     at each depth the one-way layer, the layer from the start and the layer from the goal
-    (``counts[k]`` at depth ``first_depth + k``), with the totals written on it. Real data:
-    ``layers(puzzle, start).counts`` and a ``bidir`` result's ``extra["forward_counts"]`` and
-    ``extra["backward_counts"]``. Returns the figure."""
+    (``counts[k]`` at depth ``first_depth + k``), with the totals written on it in ``unit``.
+    Real data: ``layers(puzzle, start).counts`` and a ``bidir`` result's
+    ``extra["forward_counts"]`` and ``extra["backward_counts"]``. Returns the figure."""
     one = _counts("one_way_counts", one_way_counts)
     fwd = _counts("forward_counts", forward_counts)
     back = _counts("backward_counts", backward_counts)
@@ -596,14 +611,15 @@ def plot_frontiers(one_way_counts, forward_counts, backward_counts, log=False, a
         xs = [first_depth + k + shift for k in range(len(counts))]
         ax.bar(xs, counts, width=width, label=label, color=colour)
     both = sum(fwd) + sum(back)
-    ax.text(0.02, 0.95, f"one end: {sum(one):,} nodes\nboth ends: {sum(fwd):,} + {sum(back):,}"
-            f" = {both:,} nodes", transform=ax.transAxes, ha="left", va="top", fontsize=10,
+    ax.text(0.02, 0.95, f"one end: {sum(one):,} {unit}\nboth ends: {sum(fwd):,} + {sum(back):,}"
+            f" = {both:,} {unit}", transform=ax.transAxes, ha="left", va="top", fontsize=10,
             bbox={"facecolor": "white", "edgecolor": "#999", "alpha": 0.9})
     ax.set_xlabel("depth (moves from the end the layer grows from)")
-    ax.set_ylabel("nodes")
+    ax.set_ylabel(unit)
     if log:
         ax.set_yscale("log")
-    ax.legend(loc="upper left", bbox_to_anchor=(0.0, 0.8), fontsize=8)
+    _headroom(ax, max(one + fwd + back), log, 0.55)  # the bars stay below the text and legend
+    ax.legend(loc="upper right", fontsize=8)
     if title is not None:
         ax.set_title(title)
     return fig
@@ -625,7 +641,7 @@ def toy_frontiers(branching=3, depth=5, log=False, ax=None):
     """:func:`plot_frontiers` of the toy trees of :func:`toy_counts` (branching 3 to depth 5:
     363 nodes from one end against 39 + 39 = 78 from both). Returns the figure."""
     one, fwd, back = toy_counts(branching, depth)
-    return plot_frontiers(one, fwd, back, log=log, ax=ax, first_depth=1,
+    return plot_frontiers(one, fwd, back, log=log, ax=ax, first_depth=1, unit="nodes",
                           title=f"a tree of {branching} children per node, goal at depth "
                                 f"{depth}")
 
@@ -648,6 +664,7 @@ def plot_idastar_passes(passes, log=False, ax=None, title=None):
             ha="left", va="top", fontsize=10)
     if log:
         ax.set_yscale("log")
+    _headroom(ax, max(n for _, n in passes), log, 0.8)  # room for the top bar's label
     if title is not None:
         ax.set_title(title)
     return fig

@@ -166,6 +166,9 @@ def test_the_player_displays_as_its_widget():
     bundle = a_player("pancake")._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert "player of 9 frames" in bundle["text/plain"]
+    # the picture keeps its own size: a box stretches its children to the page's width unless
+    # told otherwise (seen in JupyterLab: a 211-pixel board drawn 1,200 pixels wide)
+    assert a_player("pancake").widget.layout.align_items == "flex-start"
 
 
 # ---- a search step by step -----------------------------------------------------------------

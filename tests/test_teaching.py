@@ -1,5 +1,7 @@
 """The plain-Python teaching versions compute what the kernels compute."""
 
+from pathlib import Path
+
 import pytest
 
 from puzzlelib import SlidingPuzzle, layers, solve, teaching
@@ -135,6 +137,59 @@ def test_deepening_counts_match_the_kernels(rng):
             assert sum(n for _, n in sol.extra["passes"]) == sol.generated
 
 
+def test_bidirectional_stores_what_the_kernel_stores():
+    """The plain bidirectional search deepens the same side as the kernel each round and
+    stops at the same meeting: on all 360 2x3 positions the same moves, positions stored and
+    layer sizes per side; on document 003's samples too (4x6, answer -1: the counts of
+    positions generated and expanded as well, since no meeting stops a layer early)."""
+    import pandas as pd
+
+    from puzzlelib import RotationPuzzle
+    from puzzlelib.domains.rotation import parse_contest_input
+
+    def same(plain, kernel):
+        assert plain.moves == kernel.moves and plain.length == kernel.length
+        assert plain.stored == kernel.stats.stored
+        assert plain.extra["forward_counts"] == list(kernel.extra["forward_counts"])
+        assert plain.extra["backward_counts"] == list(kernel.extra["backward_counts"])
+
+    puz = SlidingPuzzle(2, 3)
+    for start in reference.distances((1, 2, 3, 4, 5, 0), 2, 3):
+        board = list(reference.to_list(start))
+        same(teaching.bidirectional(teaching.SlidingTiles(2, 3, board)),
+             solve(puz, board, method="bidir"))
+    samples = pd.read_csv(Path(__file__).parents[1] / "data" / "instances_003_rotation.csv")
+    for s in samples.itertuples():
+        text = f"{s.H} {s.W}\n" + "".join(row.strip() + "\n" for row in s.grid.split("/"))
+        rows, cols, values = parse_contest_input(text)
+        kernel = solve(RotationPuzzle(rows, cols), values)  # max_depth 20: the puzzle's default
+        plain = teaching.bidirectional(teaching.RotationProblem(rows, cols, values), max_depth=20)
+        same(plain, kernel)
+        assert plain.length == s.answer
+        if plain.length == -1:
+            assert (plain.generated, plain.expanded) == (kernel.stats.generated,
+                                                         kernel.stats.expanded)
+    # a limit the answer does not fit in: no solution, each side stopped at its depth
+    start = (8, 6, 7, 2, 5, 4, 3, 0, 1)
+    for depth in (0, 9, 30):
+        plain = teaching.bidirectional(teaching.SlidingTiles(3, 3, start), max_depth=depth)
+        kernel = solve(EIGHT, list(start), method="bidir", max_depth=depth)
+        assert plain.moves is None and kernel.length == -1
+        assert plain.stored == kernel.stats.stored
+        assert len(plain.extra["forward_counts"]) + len(plain.extra["backward_counts"]) - 2 == depth
+
+
+def test_breadth_first_depth_limit_and_greedy_best_first():
+    start = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves
+    for limit, found in ((30, False), (31, True)):
+        sol = teaching.breadth_first(teaching.SlidingTiles(3, 3, start), max_depth=limit)
+        assert (sol.moves is not None) == found
+    greedy = teaching.astar(teaching.SlidingTiles(3, 3, start), greedy=True)
+    optimal = teaching.astar(teaching.SlidingTiles(3, 3, start))
+    assert optimal.length == 31 and greedy.length > 31 and greedy.expanded < optimal.expanded
+    assert EIGHT.replay(list(start), greedy.moves)[-1] == list(GOAL8)
+
+
 def test_pattern_tables_equal_the_kernels_every_entry():
     from puzzlelib.pdb.sliding import pattern_database
 
@@ -178,7 +233,7 @@ def test_watch_sees_each_expansion_and_can_stop_the_search():
     assert sol.moves is None and sol.expanded == 3 and [s.n for s in steps] == [0, 1, 2]
     first = steps[0]
     assert (first.state, first.g, first.h, first.bound, first.side) == (
-        START8, 0, 0, None, "forward")
+        START8, 0, None, None, None)
     assert first.frontier == children and first.seen == 1 + len(children)
     assert steps[1].state == children[0] and steps[1].frontier[: len(children) - 1] == children[1:]
 

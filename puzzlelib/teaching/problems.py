@@ -5,6 +5,8 @@ through it: ``SlidingPuzzle(...).replay(start, moves)``, ``RotationPuzzle(...)``
 ``BlockPuzzle(...)``. :class:`PuzzleProblem` wraps any :class:`puzzlelib.Puzzle` instead.
 """
 
+from operator import itemgetter
+
 import numpy as np
 
 from ..domains.blocks import SHAPES, parse_board, parse_goal
@@ -120,16 +122,20 @@ class RotationProblem(Problem):
         # the cells of each rectangle in reading order: turning it by 180 degrees reverses them
         self.cells = {(x, y): [(x + i) * cols + y + j for i in range(h) for j in range(w)]
                       for x, y in CORNERS}
+        # each turn as a list: cell i of the turned grid takes the number in cell source[i];
+        # itemgetter(*source) then makes the turned grid in one call
+        self.turns = {}
+        for corner, cells in self.cells.items():
+            source = list(range(rows * cols))
+            for a, b in zip(cells, reversed(cells)):
+                source[a] = b
+            self.turns[corner] = itemgetter(*source)
 
     def actions(self, state):
         return list(CORNERS)
 
     def result(self, state, action):
-        cells = self.cells[action]
-        out = list(state)
-        for a, b in zip(cells, reversed(cells)):
-            out[a] = state[b]
-        return tuple(out)
+        return self.turns[action](state)
 
     def inverse(self, action):
         return action  # two half turns change nothing

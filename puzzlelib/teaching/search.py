@@ -25,12 +25,13 @@ class Step:
 
     ``n``: the expansion's index, from 0; ``state``: the state expanded; ``g``: its moves from
     the start (from the goal, on the backward side of bidirectional search); ``h``: its
-    heuristic value (0 when there is none); ``bound``: the pass's bound (iterative deepening,
-    IDA*) else None; ``frontier``: the states waiting to be expanded, in the order the search
+    heuristic value (None for the breadth-first searches, which use none; 0 for iterative
+    deepening); ``bound``: the pass's bound (iterative deepening, IDA*) else None; ``frontier``: the states waiting to be expanded, in the order the search
     takes them (breadth-first: the queue; A*: the open list by f, then by the order they
     entered it; depth-first: the states on the path from the start to ``state``, both
     included); ``seen``: the states stored so far (depth-first: on the path); ``side``:
-    ``"forward"``, or ``"backward"`` for bidirectional search's side from the goal."""
+    bidirectional search's side, ``"forward"`` from the start or ``"backward"`` from the goal
+    (None for the other searches)."""
 
     n: int
     state: tuple
@@ -39,7 +40,7 @@ class Step:
     bound: object
     frontier: tuple
     seen: int
-    side: str = "forward"
+    side: object = None
 
 
 @dataclass
@@ -99,12 +100,13 @@ def _solution(problem, actions, generated, expanded, stored, **extra):
     return Solution(problem.notation(actions), len(actions), generated, expanded, stored, extra)
 
 
-def breadth_first(problem, watch=None):
+def breadth_first(problem, watch=None, max_depth=None):
     """Breadth-first search until a goal is generated: a shortest solution.
 
     A queue holds the positions still to expand, nearest first; every position seen is stored
     with the position and move it came from, so the path is read back from the goal. A
-    position seen before is never queued again: an earlier visit reached it in as few moves."""
+    position seen before is never queued again: an earlier visit reached it in as few moves.
+    Positions ``max_depth`` moves from the start are not expanded (None: no limit)."""
     start = problem.initial
     parent = {start: None}  # every position seen -> (its parent, the move from there)
     if problem.is_goal(start):
@@ -114,6 +116,8 @@ def breadth_first(problem, watch=None):
     generated = expanded = 0
     while queue:
         state = queue.popleft()
+        if max_depth is not None and depth[state] >= max_depth:
+            break  # the queue holds no nearer position: none is left to expand
         expanded += 1
         found = None
         last = parent[state][1] if parent[state] else None
@@ -127,7 +131,7 @@ def breadth_first(problem, watch=None):
                 found = child
                 break
             queue.append(child)
-        if watch and watch(Step(expanded - 1, state, depth[state], 0, None, tuple(queue),
+        if watch and watch(Step(expanded - 1, state, depth[state], None, None, tuple(queue),
                                 len(parent))):
             return _solution(problem, None, generated, expanded, len(parent))
         if found is not None:
@@ -152,7 +156,7 @@ def layers(problem, watch=None):
                 depth[child] = depth[state] + 1
                 last[child] = action
                 queue.append(child)
-        if watch and watch(Step(expanded - 1, state, depth[state], 0, None, tuple(queue),
+        if watch and watch(Step(expanded - 1, state, depth[state], None, None, tuple(queue),
                                 len(depth))):
             break
     counts = [0] * (max(depth.values()) + 1)
@@ -162,66 +166,65 @@ def layers(problem, watch=None):
     return Layers(counts, far, generated, expanded)
 
 
-def bidirectional(problem, watch=None):
-    """Breadth-first search from the start and from the goal at once, with one queue.
+def bidirectional(problem, watch=None, max_depth=None):
+    """Breadth-first search from the start and from the goal at once: a shortest solution,
+    with far fewer positions stored than a search from one end.
 
-    Each stored position remembers its side, its depth and the position and move it came
-    from. The queue takes the two sides a layer each in turn, so when a position generated on
-    one side is already held by the other, the two half-paths join into a shortest path. The
-    goal side walks backwards: a move ``a`` from ``s`` there is the move ``inverse(a)`` into
-    ``s`` on the way to the goal. ``extra``: the positions per depth of each side
-    (``forward_counts``, ``backward_counts``)."""
+    Each side stores the positions it has seen, each with the position and move it came from,
+    and keeps its newest layer, its *frontier*. Each round deepens the side whose frontier is
+    smaller (the start's side on a tie) by one whole layer. A new position is stored on its
+    side and then looked for on the other side: found there, the two sides meet, and the
+    moves from the start to it plus the moves from it to the goal are a shortest solution.
+    The goal's side walks backwards: a move ``a`` from ``s`` there is the move ``inverse(a)``
+    into ``s`` on the way to the goal.
+
+    Stops without a solution (``moves`` None) when a side has no frontier left (there is no
+    path at all), or when the two sides' depths add up to ``max_depth`` (None: no limit).
+    ``stored``: the positions held by the two sides together. ``extra``: the positions per
+    depth of each side (``forward_counts``, ``backward_counts``). The kernel,
+    ``solve(puzzle, start, method="bidir")``, searches the same way and stores the same
+    positions."""
     start, goal = problem.initial, problem.goal
     if goal is None:
         raise ValueError("bidirectional search needs a problem with one goal state")
-    counts = {"forward": [1], "backward": [1]}
-    if start == goal:
-        return _solution(problem, [], 0, 0, 1, forward_counts=[1], backward_counts=[])
-    seen = {start: ("forward", 0, None), goal: ("backward", 0, None)}
-    queue = deque([start, goal])
+    parent = {"forward": {start: None}, "backward": {goal: None}}  # per side: seen -> link
+    frontier = {"forward": [start], "backward": [goal]}
+    counts = {"forward": [1], "backward": [1]}  # per side: positions at each depth
     generated = expanded = 0
-    while queue:
-        state = queue.popleft()
-        side, d, link = seen[state]
-        expanded += 1
-        meet = None
-        for action, child in _children(problem, state, link and link[1]):
-            generated += 1
-            if child not in seen:
-                seen[child] = (side, d + 1, (state, action))
-                if len(counts[side]) == d + 1:
-                    counts[side].append(0)
-                counts[side][d + 1] += 1
-                queue.append(child)
-            elif seen[child][0] != side:
-                meet = (state, action, child)  # the two searches meet between state and child
+    meeting = start if start == goal else None
+    stopped = False
+    while meeting is None and not stopped and frontier["forward"] and frontier["backward"]:
+        if max_depth is not None and len(counts["forward"]) + len(counts["backward"]) - 2 >= max_depth:
+            break
+        side = "forward" if len(frontier["forward"]) <= len(frontier["backward"]) else "backward"
+        mine, theirs = parent[side], parent["backward" if side == "forward" else "forward"]
+        layer, new = frontier[side], []
+        for i, state in enumerate(layer):
+            expanded += 1
+            for action, child in _children(problem, state, mine[state] and mine[state][1]):
+                generated += 1
+                if child in mine:
+                    continue
+                mine[child] = (state, action)
+                new.append(child)
+                if child in theirs:
+                    meeting = child  # the two sides meet here
+                    break
+            if watch and watch(Step(expanded - 1, state, len(counts[side]) - 1, None, None,
+                                    tuple(layer[i + 1:]) + tuple(new),
+                                    len(mine) + len(theirs), side)):
+                stopped, meeting = True, None
+            if meeting is not None or stopped:
                 break
-        if watch and watch(Step(expanded - 1, state, d, 0, None, tuple(queue), len(seen), side)):
-            meet = None
-            break
-        if meet:
-            break
+        frontier[side] = new
+        counts[side].append(len(new))
+    stored = len(parent["forward"]) + len(parent["backward"])
     extra = {"forward_counts": counts["forward"], "backward_counts": counts["backward"]}
-    if meet is None:
-        return _solution(problem, None, generated, expanded, len(seen), **extra)
-    state, action, child = meet
-    if side == "forward":
-        fore, link, back = state, action, child
-    else:
-        fore, link, back = child, problem.inverse(action), state
-    path = _half(seen, fore)[::-1] + [link]
-    for a in _half(seen, back):  # back to the goal: each move undone
-        path.append(problem.inverse(a))
-    return _solution(problem, path, generated, expanded, len(seen), **extra)
-
-
-def _half(seen, state):
-    """The moves that reached ``state`` on its side, from ``state`` back to that side's end."""
-    out = []
-    while seen[state][2] is not None:
-        state, action = seen[state][2]
-        out.append(action)
-    return out
+    if meeting is None:
+        return _solution(problem, None, generated, expanded, stored, **extra)
+    to_goal = [problem.inverse(a) for a in reversed(_path(parent["backward"], meeting))]
+    return _solution(problem, _path(parent["forward"], meeting) + to_goal, generated, expanded,
+                     stored, **extra)
 
 
 class _Stop(Exception):
@@ -305,10 +308,11 @@ def idastar(problem, all_solutions=False, watch=None, max_bound=100, node_limit=
     return deepening(problem, problem.h, all_solutions, watch, max_bound, node_limit)
 
 
-def astar(problem, watch=None):
+def astar(problem, watch=None, greedy=False):
     """A*: expand the open position with the least ``f = g + h`` (ties: the one that entered
     the open list first), until a goal is expanded. With an ``h`` that never overestimates the
-    solution is a shortest one.
+    solution is a shortest one. ``greedy``: order by ``h`` alone (greedy best-first search):
+    usually far fewer positions, and a solution that may be longer.
 
     ``g`` holds the fewest moves known to each position seen; the open list is a heap of
     ``(f, order, state)`` where an entry whose state has since been reached in fewer moves, or
@@ -339,11 +343,12 @@ def astar(problem, watch=None):
                 parent[child] = (state, action)
                 closed.discard(child)  # reopened (only with an inconsistent h)
                 order += 1
-                heapq.heappush(heap, (g_state + 1 + problem.h(child), order, child, g_state + 1))
+                f_child = problem.h(child) + (0 if greedy else g_state + 1)
+                heapq.heappush(heap, (f_child, order, child, g_state + 1))
         sizes.append((len(g) - len(closed), len(closed)))
         if watch:
             waiting = sorted(e for e in heap if e[2] not in closed and e[3] == g[e[2]])
-            if watch(Step(expanded - 1, state, g_state, f - g_state, None,
+            if watch(Step(expanded - 1, state, g_state, f if greedy else f - g_state, None,
                           tuple(e[2] for e in waiting), len(g))):
                 break
     return _solution(problem, None, generated, expanded, len(g), open_closed=sizes)
