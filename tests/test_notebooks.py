@@ -205,6 +205,20 @@ def test_committed_notebook_carries_its_animations(name):
     assert widgets, f"{name}: no player or controls"
 
 
+@pytest.mark.parametrize("name", NAMES[:6])
+def test_plain_searches_come_from_the_teaching_package(name):
+    """Notebooks 00-05 run and print the plain-Python searches of ``puzzlelib.teaching``; no
+    cell writes a queue- or heap-driven search of its own (a notebook defines only what it
+    teaches; the documents' own methods, re-implemented to be timed, use neither)."""
+    nb = nbformat.read(BOOKS[name], as_version=4)
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    for k, source in enumerate(code):
+        for word in ("heapq", "deque", "popleft"):
+            assert word not in source, f"{name}: code cell {k} uses {word}"
+    assert any("inspect.getsource(teaching." in source for source in code), (
+        f"{name}: prints no plain version from puzzlelib.teaching")
+
+
 def test_failure_names_notebook_and_cell(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("raise ValueError('boom')")]
