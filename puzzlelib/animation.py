@@ -618,7 +618,10 @@ def plot_frontiers(one_way_counts, forward_counts, backward_counts, log=False, a
     ax.set_ylabel(unit)
     if log:
         ax.set_yscale("log")
-    _headroom(ax, max(one + fwd + back), log, 0.55)  # the bars stay below the text and legend
+    _headroom(ax, max(one + fwd + back), log, 0.7 if log else 0.55)  # below the text and legend
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # depths are whole numbers
     ax.legend(loc="upper right", fontsize=8)
     if title is not None:
         ax.set_title(title)

@@ -315,7 +315,7 @@ def astar(problem, watch=None, greedy=False):
     usually far fewer positions, and a solution that may be longer.
 
     ``g`` holds the fewest moves known to each position seen; the open list is a heap of
-    ``(f, order, state)`` where an entry whose state has since been reached in fewer moves, or
+    ``(f, order, state, g)`` where an entry whose state has since been reached in fewer moves, or
     closed, is skipped when it comes out. ``extra['open_closed']``: the sizes of the open and
     closed sets at each expansion."""
     start = problem.initial
