@@ -26,12 +26,14 @@ class Step:
     ``n``: the expansion's index, from 0; ``state``: the state expanded; ``g``: its moves from
     the start (from the goal, on the backward side of bidirectional search); ``h``: its
     heuristic value (None for the breadth-first searches, which use none; 0 for iterative
-    deepening); ``bound``: the pass's bound (iterative deepening, IDA*) else None; ``frontier``: the states waiting to be expanded, in the order the search
-    takes them (breadth-first: the queue; A*: the open list by f, then by the order they
-    entered it; depth-first: the states on the path from the start to ``state``, both
-    included); ``seen``: the states stored so far (depth-first: on the path); ``side``:
-    bidirectional search's side, ``"forward"`` from the start or ``"backward"`` from the goal
-    (None for the other searches)."""
+    deepening); ``bound``: the pass's bound (iterative deepening, IDA*) else None;
+    ``frontier``: the states waiting to be expanded, in the order the search takes them
+    (breadth-first: the queue; bidirectional: the rest of the side's layer, then its next
+    layer so far; A*: the open list by f, then by the order they entered it; depth-first: the
+    states on the path from the start to ``state``, both included); ``seen``: the states
+    stored so far (depth-first: on the path); ``side``: bidirectional search's side,
+    ``"forward"`` from the start or ``"backward"`` from the goal (None for the other
+    searches)."""
 
     n: int
     state: tuple
