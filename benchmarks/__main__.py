@@ -1,5 +1,5 @@
-"""``python -m benchmarks [8puzzle|001|rotation|korf|blocks|permutation|scale|startup|gpu]
-[options]`` (default: 8puzzle).
+"""``python -m benchmarks [8puzzle|001|rotation|korf|korf24|blocks|permutation|scale|startup|
+gpu] [options]`` (default: 8puzzle).
 
 The compile times the suites print are real compilation: unless ``NUMBA_CACHE_DIR`` is already
 set, numba's cache goes to a throw-away folder for the run, so no kernel is loaded from an
@@ -11,8 +11,8 @@ import os
 import sys
 import tempfile
 
-SUITES = ("8puzzle", "001", "rotation", "korf", "blocks", "permutation", "scale", "startup",
-          "gpu")
+SUITES = ("8puzzle", "001", "rotation", "korf", "korf24", "blocks", "permutation", "scale",
+          "startup", "gpu")
 
 
 def _main():
@@ -29,6 +29,8 @@ def _main():
         from .bench_001 import main
     elif suite == "korf":
         from .bench_korf import main
+    elif suite == "korf24":
+        from .bench_korf24 import main
     elif suite == "blocks":
         from .bench_blocks import main
     elif suite == "rotation":

@@ -65,8 +65,9 @@ def _parser():
     s.add_argument("--all", action="store_true", help="count every optimal solution (iddfs, idastar)")
     s.add_argument("--heuristic", default=None,
                    help="for idastar/astar/greedy. sliding: manhattan (default), linear-conflict, "
-                        f"or the 15-puzzle's additive pattern databases {', '.join(PARTITIONS)} "
-                        "(built on first use, pdb78 in minutes, and cached on disk); blocks: "
+                        "or additive pattern databases: pdb555, pdb663, pdb78 (4x4), pdb6666 (5x5) "
+                        "(built on first use, pdb78 and pdb6666 in minutes, and cached on "
+                        "disk); blocks: "
                         "pattern databases such as 36-0-0-f (several, comma-separated: the "
                         "maximum); pancake: gap (default); pancake, topspin, pocket-cube: "
                         "pdb (pattern databases over groups of pieces, or pdb:1,2,3/4,5,6)")

@@ -18,7 +18,8 @@ from puzzlelib import PuzzleError, SlidingPuzzle, solve, solve_many
 from puzzlelib import pdb as pdb_package
 from puzzlelib.pdb import sliding as pdb
 from puzzlelib.core.contract import ILLEGAL
-from puzzlelib.pdb.space import PatternSpace
+from puzzlelib.domains.sliding import board_symmetries
+from puzzlelib.pdb.space import PatternSpace, placement_rank, placement_unrank
 from puzzlelib.search import layered
 
 from .conftest import random_board
@@ -252,6 +253,124 @@ def test_reflection_is_at_least_as_strong_and_same_answer():
     assert b.stats.generated <= a.stats.generated
 
 
+# -- databases made from their images under a symmetry of the board ----------------------------
+
+
+def _image(rows, cols, cells, which):
+    """``cells`` moved by the board symmetry ``which`` (an index into board_symmetries)."""
+    sigma = board_symmetries(rows, cols)[which]
+    return tuple(int(sigma[c]) for c in cells)
+
+
+@pytest.mark.parametrize("rows,cols,cells,which,order", [
+    (3, 3, (1, 2, 5), 5, None),         # mirrored in the main diagonal
+    (4, 4, (2, 3, 6, 7), 3, sorted),    # a quarter turn, the tiles in another order
+    (4, 4, (1, 2, 5, 6), 4, sorted),    # the other quarter turn
+    (3, 4, (1, 2, 5), 0, sorted),       # the half turn of a rectangle
+    (3, 4, (4, 8, 9), 1, None),         # mirrored left to right
+])
+def test_a_symmetric_group_is_made_from_its_image(rows, cols, cells, which, order, monkeypatch):
+    """A group that a symmetry of the board makes of another gets its table by moving the
+    other's entries: the same bytes as its own breadth-first build."""
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    pdb.pattern_database(rows, cols, cells, 0, cache=False)
+    image = _image(rows, cols, cells, which)
+    image = tuple(order(image)) if order else image
+    made = pdb.pattern_database(rows, cols, image, 0, cache=False)
+    assert made.source == "symmetry"
+    built = pdb.build(rows, cols, image, 0)
+    assert np.array_equal(made.table, built.table)
+    assert made.counts == built.counts
+
+
+def test_a_symmetric_group_whose_blank_region_differs_is_built(monkeypatch):
+    """On 3x3 with tiles on 1 and 3 the blank's corner is cut off; their half turn (7 and 5)
+    leaves the blank the rest of the board: different spaces, so the image is built."""
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    pdb.pattern_database(3, 3, (1, 3), 0, cache=False)
+    made = pdb.pattern_database(3, 3, (7, 5), 0, cache=False)
+    assert made.source == "built"
+    assert np.array_equal(made.table, ref_table(3, 3, (7, 5), 0))
+
+
+def ref_table(rows, cols, cells, blank):
+    """The plain reference's least distance per placement, as a table."""
+    want = ref.pattern_distances(rows, cols, cells, blank)
+    sp = PatternSpace(rows, cols, len(cells))
+    table = np.full(sp.n_placements, layered.UNSEEN, dtype=np.uint8)
+    for placement, d in want.items():
+        r = placement_rank(np.array(placement, dtype=np.int64), len(cells), rows * cols)
+        table[r] = min(table[r], d)
+    return table
+
+
+def test_placement_unrank_inverts_the_rank():
+    n, k = 6, 3
+    cells = np.empty(k, dtype=np.int64)
+    for r in range(6 * 5 * 4):
+        used = placement_unrank(r, k, n, (1 << n) - 1, cells)
+        assert placement_rank(cells, k, n) == r
+        assert used == sum(1 << int(c) for c in cells)
+
+
+def test_the_24_puzzle_partition():
+    """Korf and Felner's 6-6-6-6: disjoint groups of all 24 tiles, the last three images of
+    one another under turns of the board; for a goal with the blank last, turned half."""
+    groups = pdb.partition_cells("pdb6666", 5, 5, list(range(25)))
+    assert sorted(c for g in groups for c in g) == list(range(1, 25))
+    assert all(len(g) == 6 for g in groups)
+    for g in groups[2:]:
+        assert any(set(_image(5, 5, groups[1], w)) == set(g) for w in range(7))
+    assert not any(set(_image(5, 5, groups[0], w)) in map(set, groups) for w in range(7))
+    last = pdb.partition_cells("pdb6666", 5, 5, list(range(1, 25)) + [0])
+    assert last == [tuple(24 - c for c in g) for g in groups]
+
+
+def test_korf_24_data_is_the_published_set():
+    """Korf and Felner's 50 instances: permutations of 0..24 that the goal can reach, each
+    published length at least the Manhattan distance and of its parity."""
+    with open(DATA / "korf24.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["id"]) for r in rows] == list(range(1, 51))
+    assert sum(int(r["optimal_length"]) for r in rows) == 5039
+    puz = SlidingPuzzle("5x5", goal=" ".join(map(str, range(25))))
+    for r in rows:
+        board = [int(x) for x in puz.parse(r["start"])[:25]]
+        md = sum(abs(c // 5 - t // 5) + abs(c % 5 - t % 5) for c, t in enumerate(board) if t)
+        assert md <= int(r["optimal_length"]) and (int(r["optimal_length"]) - md) % 2 == 0
+
+
+def test_5x5_with_small_symmetric_groups_finds_the_optimal_length(rng, monkeypatch):
+    """IDA* on 5x5 boards with eight additive groups of three tiles (half of them made from
+    their images) and the mirrored lookup: the lengths IDA* with Manhattan distance finds."""
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    goal = " ".join(map(str, range(25)))
+    groups = [[1, 2, 6], [5, 10, 11], [3, 4, 9], [15, 20, 21], [7, 8, 12], [13, 14, 19],
+              [16, 17, 22], [18, 23, 24]]
+    space, _ = pdb_package.guide(SlidingPuzzle("5x5", goal=goal), groups, cache=False,
+                                 progress=False)
+    assert {db.source for db in space.pdbs} == {"built", "symmetry"}
+    puz = SlidingPuzzle("5x5", goal=goal)
+    for _ in range(3):
+        start = " ".join(map(str, random_board(5, 5, rng, goal=range(25), walk=60)))
+        a = solve(puz, start, method="idastar", pdb=groups, cache=False, progress=False)
+        b = solve(puz, start, method="idastar", heuristic="manhattan", progress=False)
+        assert a.length == b.length
+        assert a.extra["initial_h"] >= 0 and a.stats.generated <= b.stats.generated
+
+
+@pytest.mark.heavy
+def test_24_puzzle_instance_with_6666():
+    """Korf and Felner's instance 25 (81 moves) with the 6-6-6-6 databases (built on first
+    use: about half an hour on two cores) and their reflection."""
+    with open(DATA / "korf24.csv") as f:
+        row = list(csv.DictReader(f))[24]
+    puz = SlidingPuzzle("5x5", goal=" ".join(map(str, range(25))))
+    sol = solve(puz, row["start"], method="idastar", heuristic="pdb6666", threads=2)
+    assert sol.length == int(row["optimal_length"]) == 81
+    assert puz.apply_moves(row["start"], sol.moves)[-1] == list(range(25))
+
+
 # -- cache -----------------------------------------------------------------------------------------
 
 
@@ -306,6 +425,7 @@ def test_cache_round_trip_corruption_and_atomic_write(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("size,goal,kwargs,match", [
     ("3x3", None, dict(heuristic="pdb78"), "partition of the 4x4"),
+    ("4x4", None, dict(heuristic="pdb6666"), "partition of the 5x5 board, not 4x4"),
     ("4x4", None, dict(heuristic="pdb-xyz"), "unknown heuristic"),
     ("3x3", None, dict(pdb=[[1, 2], [2, 3]]), "disjoint"),
     ("3x3", None, dict(pdb=[[1, 9]]), "not tiles"),

@@ -109,7 +109,7 @@ SlidingParams = namedtuple(
 )
 
 #: Heuristics of the search methods that use one.
-HEURISTICS = ("manhattan", "linear-conflict", "none", "pdb555", "pdb663", "pdb78")
+HEURISTICS = ("manhattan", "linear-conflict", "none", "pdb555", "pdb663", "pdb78", "pdb6666")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -619,6 +619,26 @@ def grid_neighbours(rows, cols):
     return nbr
 
 
+def board_symmetries(rows, cols):
+    """The symmetries of a ``rows x cols`` board other than the identity, each as ``sigma``
+    with ``sigma[cell]`` the cell it goes to: the half turn and the two mirrors (left-right,
+    top-bottom), and on a square board also the two quarter turns and the two diagonal
+    mirrors."""
+    maps = [lambda r, c: (rows - 1 - r, cols - 1 - c), lambda r, c: (r, cols - 1 - c),
+            lambda r, c: (rows - 1 - r, c)]
+    if rows == cols:
+        maps += [lambda r, c: (c, cols - 1 - r), lambda r, c: (rows - 1 - c, r),
+                 lambda r, c: (c, r), lambda r, c: (rows - 1 - c, cols - 1 - r)]
+    out = []
+    for f in maps:
+        sigma = np.empty(rows * cols, dtype=np.int64)
+        for cell in range(rows * cols):
+            r, c = f(*divmod(cell, cols))
+            sigma[cell] = r * cols + c
+        out.append(sigma)
+    return out
+
+
 def parse_size(text):
     """``"3x3"`` -> ``(3, 3)``; sides from 2 to 12, at most 25 cells."""
     if isinstance(text, (tuple, list)):
@@ -888,7 +908,8 @@ class SlidingPuzzle(Puzzle):
         if name not in self.heuristics:
             raise PuzzleError(f"unknown heuristic {name!r} for sliding tiles: use "
                               f"{', '.join(self.heuristics)}, or a pattern database (pdb555, "
-                              f"pdb663, pdb78, or pdb= groups of tiles)")
+                              f"pdb663, pdb78 on 4x4, pdb6666 on 5x5, or pdb= groups of "
+                              f"tiles)")
         return SlidingPuzzle(self.rows, self.cols, goal=self.goal, heuristic=name,
                              hash=self.hash)
 

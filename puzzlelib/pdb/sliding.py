@@ -27,18 +27,25 @@ from ..core.stats import Stats
 from ..core.timing import timed
 from ..search.layered import layered_bfs
 from ..search.workshare import start_threads
-from .space import PatternSpace, placement_rank
+from ..domains.sliding import board_symmetries
+from .space import PatternSpace, placement_rank, placement_unrank
 
 FORMAT = "puzzlelib-pdb-2"
 
-#: Named partitions of the 15-puzzle into disjoint groups, as goal *cells* for a goal with the
-#: blank in cell 0 (Korf's ``0 1 2 ... 15``); for a goal with the blank in cell 15 (``1 ... 15 0``)
-#: the board is turned half a turn (cell ``c`` -> ``15 - c``).
+#: Named partitions of the 15- and 24-puzzle into disjoint groups, as goal *cells* for a goal
+#: with the blank in cell 0 (Korf's ``0 1 2 ... 15``); for a goal with the blank in the last cell
+#: (``1 ... 15 0``) the board is turned half a turn (cell ``c`` -> ``n - 1 - c``).
 PARTITIONS = {
     "pdb555": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)),
     "pdb663": ((4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15), (1, 2, 3)),
     "pdb78": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+    # the 24-puzzle's partition of Korf and Felner (2002): the last three groups are quarter
+    # turns of one another, so one breadth-first search builds all three (see _image_of)
+    "pdb6666": ((1, 5, 6, 10, 11, 12), (2, 3, 4, 7, 8, 9), (13, 14, 18, 19, 23, 24),
+                (15, 16, 17, 20, 21, 22)),
 }
+#: The board each partition divides (rows, columns).
+PARTITION_BOARDS = {"pdb555": (4, 4), "pdb663": (4, 4), "pdb78": (4, 4), "pdb6666": (5, 5)}
 
 
 def cache_dir():
@@ -52,8 +59,9 @@ class PatternDatabase:
     ``cells``: the goal cells of the group's tiles, in the order their positions are ranked;
     ``blank``: the goal cell of the blank. ``counts[d]``: abstract states (placement and blank
     region) at distance ``d``; ``build_seconds``: the time the build took, compilation apart
-    (when it was built, possibly in an earlier process: see ``source``, ``"built"`` or
-    ``"cache"``)."""
+    (when it was built, possibly in an earlier process: see ``source``: ``"built"``,
+    ``"cache"``, or ``"symmetry"`` when it was made from another group's database that a
+    symmetry of the board maps onto this one)."""
 
     def __init__(self, rows, cols, cells, blank, table, counts, build_seconds, source,
                  stats=None):
@@ -168,11 +176,82 @@ def pattern_database(rows, cols, cells, blank, progress=None, cache=True, backen
     path = _file_for(*key)
     db = _load(path, *key) if cache else None
     if db is None:
-        db = build(rows, cols, cells, blank, progress=progress, backend=backend)
+        db = _image_of(*key, cache)
+        if db is None:
+            db = build(rows, cols, cells, blank, progress=progress, backend=backend)
         if cache:
             _save(path, db)
     _MEMORY[key] = db
     return db
+
+
+def _region(space, cells, blank):
+    """The mask of the cells the blank can reach at the start of a build."""
+    st = space.state(cells, blank)
+    return int.from_bytes(bytes(st[space.k + 1: space.k + 5]), "little")
+
+
+def _sources(rows, cols, cells, blank, cache):
+    """Databases of the group whose goal cells are ``cells`` (in any order): from this
+    process's memory, or from the disk cache (in that order or sorted, with ``blank``)."""
+    want = set(cells)
+    for key, db in list(_MEMORY.items()):
+        if key[:2] == (rows, cols) and set(key[2]) == want:
+            yield db
+    if cache:
+        for order in dict.fromkeys([tuple(sorted(cells)), tuple(cells)]):
+            key = (rows, cols, order, int(blank))
+            if key not in _MEMORY and _file_for(*key).exists():
+                db = _load(_file_for(*key), *key)
+                if db is not None:
+                    _MEMORY[key] = db
+                    yield db
+
+
+@jit(parallel=True)
+def _image_table(src, n, k, full, inv, src_index):
+    """The table of a group that a board symmetry makes of another group's: the entry of a
+    placement (tile ``j`` on ``cells[j]``) is the source's entry for source tile
+    ``src_index[j]`` on ``inv[cells[j]]`` (``inv``: the symmetry's inverse)."""
+    m = src.shape[0]
+    out = np.empty(m, dtype=np.uint8)
+    chunk = 1 << 16
+    for c in prange((m + chunk - 1) // chunk):
+        cells = np.empty(k, dtype=np.int64)
+        seen = np.empty(k, dtype=np.int64)
+        for r in range(c * chunk, min(m, (c + 1) * chunk)):
+            placement_unrank(r, k, n, full, cells)
+            for j in range(k):
+                seen[src_index[j]] = inv[cells[j]]
+            out[r] = src[placement_rank(seen, k, n)]
+    return out
+
+
+def _image_of(rows, cols, cells, blank, cache):
+    """The database of ``cells`` made from another group's, where a symmetry of the board
+    takes that group's tiles onto these and the blank's region at the goal onto this one's
+    (their abstract spaces are then the same, cell for cell); None where no such database is
+    in memory or in the cache."""
+    space = PatternSpace(rows, cols, len(cells))
+    region = _region(space, cells, blank)
+    for sigma in board_symmetries(rows, cols):
+        inv = np.argsort(sigma)
+        src_cells = [int(inv[c]) for c in cells]
+        for src in _sources(rows, cols, src_cells, blank, cache):
+            seen = _region(space, src.cells, src.blank)
+            if sum(1 << int(sigma[x]) for x in range(space.n_cells) if seen >> x & 1) != region:
+                continue
+            index = {c: i for i, c in enumerate(src.cells)}
+            src_index = np.array([index[c] for c in src_cells], dtype=np.int64)
+            memory.check_fits(space.n_placements, f"the pattern database of {len(cells)} tiles "
+                              f"on {rows}x{cols} ({space.n_placements:,} placements)")
+            with timed() as timer, timer.phase() as ph:
+                table = _image_table(src.table, np.int64(space.n_cells), np.int64(space.k),
+                                     np.int64((1 << space.n_cells) - 1), inv, src_index)
+            stats = Stats(0, 0, src.n_states, table.nbytes, ph.seconds, timer.compile_seconds)
+            return PatternDatabase(rows, cols, cells, blank, table, src.counts, ph.seconds,
+                                   "symmetry", stats)
+    return None
 
 
 _JOINED = {}
@@ -238,13 +317,16 @@ def partition_cells(name, rows, cols, goal):
     """The goal cells of each group of the named partition, for ``goal`` (a board)."""
     if name not in PARTITIONS:
         raise PuzzleError(f"unknown pattern database {name!r}: use one of {', '.join(PARTITIONS)}")
-    if (rows, cols) != (4, 4):
-        raise PuzzleError(f"{name} is a partition of the 4x4 board, not {rows}x{cols}")
+    board = PARTITION_BOARDS[name]
+    if (rows, cols) != board:
+        raise PuzzleError(f"{name} is a partition of the {board[0]}x{board[1]} board, not "
+                          f"{rows}x{cols}")
     blank = int(np.flatnonzero(np.asarray(goal) == 0)[0])
+    last = rows * cols - 1
     if blank == 0:
         return [tuple(g) for g in PARTITIONS[name]]
-    if blank == 15:
-        return [tuple(15 - c for c in g) for g in PARTITIONS[name]]
+    if blank == last:
+        return [tuple(last - c for c in g) for g in PARTITIONS[name]]
     raise PuzzleError(
         f"{name} is defined for goals with the blank in the top-left or bottom-right corner; "
         f"this goal has it in cell {blank} (give groups of tiles instead)"

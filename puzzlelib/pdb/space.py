@@ -197,17 +197,25 @@ def _select(mask, d):
 
 
 @domain_fn
+def placement_unrank(r, k, n, full, cells):
+    """The inverse of :func:`placement_rank`: the ``k`` cells of the placement of rank ``r``
+    into ``cells[0:k]`` (``full``: the mask of the ``n`` cells); returns their mask."""
+    for i in range(k - 1, -1, -1):  # the placement's digits, kept in ``cells`` for now
+        r, digit = divmod_fast(r, n - i)
+        cells[i] = digit
+    used = np.int64(0)
+    for i in range(k):
+        x = _select(full & ~used, np.int64(cells[i]))  # the cells[i]-th cell not used yet
+        cells[i] = x
+        used |= np.int64(1) << x
+    return used
+
+
+@domain_fn
 def _unrank(r, p, state):
     k, n = p.k, p.n_cells
     cr, free_idx = divmod_fast(r, n - k)
-    for i in range(k - 1, -1, -1):  # the placement's digits, kept in the state for now
-        cr, digit = divmod_fast(cr, n - i)
-        state[i] = digit
-    used = np.int64(0)
-    for i in range(k):
-        x = _select(p.full & ~used, np.int64(state[i]))  # the state[i]-th cell not used yet
-        state[i] = x
-        used |= np.int64(1) << x
+    used = placement_unrank(cr, k, n, p.full, state)
     free = p.full & ~used
     x = _select(free, free_idx)
     region = flood(np.int64(1) << x, free, p)
