@@ -464,6 +464,8 @@ def test_cli_heuristic_json():
     assert d["nodes"] == d["stats"]["generated"]
     bad = _cli("solve", "--size", "3x3", "--start", "1 2 3 4 5 6 7 0 8", "--heuristic", "pdb78")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "4x4" in bad.stderr
+    bad = _cli("solve", "--size", "4x4", "--start", DOC_002, "--heuristic", "pdb6666", "--json")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "5x5 board, not 4x4" in bad.stderr
 
 
 def test_pdb_search_shared_among_threads_gives_the_same_answer():
