@@ -12,25 +12,17 @@ implementation on one core, whose 8-tile PDB takes about 80 minutes to build.
 """
 
 import argparse
-import csv
 import platform
-from pathlib import Path
 
 import numba
 
 from puzzlelib import SlidingPuzzle, solve_many
 from puzzlelib.pdb import sliding as pdb
 
-from ._common import write_csv
+from ._common import data_rows, write_csv
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "korf100.csv"
 GOAL = " ".join(map(str, range(16)))
 KORF = SlidingPuzzle("4x4", goal=GOAL)
-
-
-def instances():
-    with open(DATA) as f:
-        return list(csv.DictReader(f))
 
 
 def solve_all(rows, heuristic, threads):
@@ -57,7 +49,7 @@ def main(argv=None):
     ap.add_argument("--csv")
     args = ap.parse_args(argv)
     threads = [int(t) for t in args.threads.split(",")]
-    rows = instances()
+    rows = data_rows("korf100.csv")
     print(f"machine: {platform.machine()}, numba {numba.__version__} "
           f"(up to {numba.config.NUMBA_NUM_THREADS} threads)")
     out = []

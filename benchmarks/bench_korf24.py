@@ -5,33 +5,25 @@ instances of ``data/korf24.csv``, every length checked against the published one
                                 [--node-limit N] [--csv FILE]
 
 Without ``--ids`` the instances taken are those with the fewest moves left above the databases'
-bound at the start (published length minus our initial h, the number of IDA* passes less one,
-which sets the work far more than the length does); ties by the length. The databases are built
-on first use (two breadth-first searches: the other two groups are quarter turns of one of
-them) and cached; their build time is printed apart from the search.
+bound at the start (published length minus our initial h: half of it is the number of IDA*
+passes after the first, a rough guide to the work); ties by the length. The databases are built
+on first use (two breadth-first searches: the other two groups are a quarter and a half turn
+of one of them) and cached; their build time is printed apart from the search.
 """
 
 import argparse
-import csv
 import platform
 import time
-from pathlib import Path
 
 import numba
 
 from puzzlelib import SlidingPuzzle, pdb as pdb_package, solve
 from puzzlelib.pdb import sliding as pdb
 
-from ._common import write_csv
+from ._common import data_rows, write_csv
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "korf24.csv"
 GOAL = " ".join(map(str, range(25)))
 PUZ = SlidingPuzzle("5x5", goal=GOAL)
-
-
-def instances():
-    with open(DATA) as f:
-        return list(csv.DictReader(f))
 
 
 def main(argv=None):
@@ -46,7 +38,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     print(f"machine: {platform.machine()}, numba {numba.__version__} "
           f"(up to {numba.config.NUMBA_NUM_THREADS} threads)")
-    rows = instances()
+    rows = data_rows("korf24.csv")
 
     # -- the databases --------------------------------------------------------------------------
     if args.rebuild:
@@ -56,9 +48,10 @@ def main(argv=None):
         db = (pdb.build(5, 5, cells, 0, progress=True) if args.rebuild
               else pdb.pattern_database(5, 5, cells, 0, progress=True))
         print(f"PDB tiles {'-'.join(map(str, cells))}: {db.n_entries:,} entries, "
-              f"{db.n_states:,} abstract states, made in {db.build_seconds:.1f} s ({db.source})",
+              f"{db.n_states:,} abstract states, made in {db.build_seconds:.1f} s by {db.made_by} "
+              f"({db.source})",
               flush=True)
-        out.append(["build", "-".join(map(str, cells)), db.source, None, None, None,
+        out.append(["build", "-".join(map(str, cells)), db.made_by, None, None, None,
                     db.n_states, round(db.build_seconds, 2), None])
 
     # -- which instances ------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Command line: ``python -m puzzlelib solve|layers|rotation|blocks ...``.
+"""Command line: ``python -m puzzlelib solve|layers|rotation|blocks|warm ...``.
 
 ``solve`` and ``layers`` take any puzzle (``--puzzle sliding``, the default, ``rotation``,
 ``blocks``, ``pancake``, ``topspin`` or ``pocket-cube``); ``rotation`` (the contest's input on stdin) and ``blocks solve|layers|pdb`` are
@@ -6,7 +6,8 @@ the forms of earlier versions, kept with the same output. Bad input exits with s
 one line on stderr (``puzzlelib: error: ...``); a search stopped at a limit exits with status
 3. With ``--json`` the result is one JSON object on stdout, with the search's ``stats``
 (generated, expanded, stored, memory_bytes, seconds, compile_seconds) beside the fields of
-earlier versions.
+earlier versions. ``warm`` runs a small case of every command once, so that their kernels are
+compiled into numba's cache before a first real call (setup, with a bar).
 """
 
 import argparse
@@ -14,6 +15,7 @@ import json
 import os
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 
 from .api import layers, solve
 from .core.errors import PuzzleError, SearchLimitError
@@ -158,7 +160,70 @@ def _parser():
                     help="ONES-H-V-MAP, map f, l, c or b; several, comma-separated (e.g. "
                          "16-10-0-l,16-10-0-c,16-10-0-b): those relaxing the board alike are "
                          "built by one search, and --json prints {\"pdbs\": [...]}")
+    w = sub.add_parser("warm", help="compile every command's kernels once, into numba's cache "
+                                    "(a few minutes, with a bar): the commands' first calls "
+                                    "then load them in about a second")
+    w.add_argument("--quiet", action="store_true", help="no bar")
     return p
+
+
+_EIGHT = "8 6 7 2 5 4 3 0 1"
+#: What ``warm`` runs: small cases of every command, each compiling (or loading) the kernels the
+#: command needs at any size (a kernel is compiled once per kind of puzzle and method).
+WARM = [
+    ["layers", "--size", "3x3", "--start", "1 2 3 4 5 6 7 8 0"],
+    ["layers", "--size", "2x3", "--start", "1 1 2 2 3 0"],
+    ["layers", "--size", "2x3", "--start", "1 2 3 4 5 0", "--table", "packed"],
+    *[["solve", "--size", "3x3", "--start", _EIGHT, "--method", m]
+      for m in ("bfs", "bidir", "iddfs", "idastar", "astar", "greedy")],
+    ["solve", "--size", "3x3", "--start", _EIGHT, "--method", "iddfs", "--all"],
+    ["solve", "--size", "3x3", "--start", _EIGHT, "--method", "idastar", "--all"],
+    ["solve", "--size", "3x3", "--start", _EIGHT, "--heuristic", "linear-conflict"],
+    ["solve", "--size", "4x4", "--start", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+     "--heuristic", "pdb555"],
+    ["solve", "--puzzle", "rotation", "--size", "3x3", "--start", "9 8 7 6 5 4 3 2 1"],
+    ["solve", "--puzzle", "rotation", "--size", "3x3", "--start", "9 8 7 6 5 4 3 2 1",
+     "--method", "bfs"],
+    ["blocks", "layers", "--board", "{classic}", "--metric", "unit"],
+    ["blocks", "solve", "--board", "{classic}", "--metric", "unit"],
+    ["layers", "--puzzle", "pancake", "--size", "6"],
+    ["solve", "--puzzle", "pancake", "--start", "3 1 5 2 6 4", "--method", "idastar"],
+    ["solve", "--puzzle", "topspin", "--size", "8,4", "--start", "4 3 2 1 5 6 7 8"],
+    ["layers", "--puzzle", "pocket-cube", "--metric", "qtm"],
+]
+
+
+def _warm(args):
+    """Run :data:`WARM` in this process, its output dropped; returns the exit status."""
+    import io
+    import tempfile
+    import time
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from tqdm import tqdm
+
+    from .domains.blocks import CLASSIC
+
+    t0 = time.perf_counter()
+    bar = tqdm(WARM, desc="compiling", unit="command", disable=args.quiet, file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="puzzlelib-warm-") as tmp:
+        classic = Path(tmp) / "classic_4x5.txt"
+        classic.write_text(CLASSIC + "\n")
+        for argv in bar:
+            argv = [str(classic) if a == "{classic}" else a for a in argv]
+            bar.set_postfix_str(" ".join(argv[:4]))
+            said = io.StringIO()
+            with redirect_stdout(io.StringIO()), redirect_stderr(said):
+                status = main([*argv, "--json"])
+            if status != 0:
+                why = (said.getvalue().strip().splitlines() or [f"exit status {status}"])[-1]
+                sys.stderr.write(f"puzzlelib: error: warm: {' '.join(argv)}: {why}\n")
+                return status
+    bar.close()
+    if not args.quiet:
+        sys.stderr.write(f"compiled or loaded every command's kernels in "
+                         f"{time.perf_counter() - t0:.0f} s\n")
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -560,6 +625,8 @@ def _blocks(args):
 def main(argv=None):
     args = _parser().parse_args(argv)
     tune()  # a command runs searches: keep freed memory, start the threads (puzzlelib.tuning)
+    if args.command == "warm":
+        return _warm(args)
     try:
         if args.command == "solve":
             data, show = _solve(args)

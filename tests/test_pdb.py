@@ -277,10 +277,22 @@ def test_a_symmetric_group_is_made_from_its_image(rows, cols, cells, which, orde
     image = _image(rows, cols, cells, which)
     image = tuple(order(image)) if order else image
     made = pdb.pattern_database(rows, cols, image, 0, cache=False)
-    assert made.source == "symmetry"
+    assert made.source == made.made_by == "symmetry"
     built = pdb.build(rows, cols, image, 0)
     assert np.array_equal(made.table, built.table)
     assert made.counts == built.counts
+
+
+def test_a_database_made_by_symmetry_is_cached_as_such(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLELIB_CACHE", str(tmp_path))
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    first = pdb.pattern_database(3, 3, (1, 2, 5), 0)
+    image = pdb.pattern_database(3, 3, (3, 6, 7), 0)
+    assert (first.made_by, image.made_by) == ("search", "symmetry")
+    monkeypatch.setattr(pdb, "_MEMORY", {})
+    again = pdb.pattern_database(3, 3, (3, 6, 7), 0)
+    assert (again.source, again.made_by) == ("cache", "symmetry")
+    assert np.array_equal(again.table, image.table)
 
 
 def test_a_symmetric_group_whose_blank_region_differs_is_built(monkeypatch):

@@ -61,10 +61,11 @@ class PatternDatabase:
     region) at distance ``d``; ``build_seconds``: the time the build took, compilation apart
     (when it was built, possibly in an earlier process: see ``source``: ``"built"``,
     ``"cache"``, or ``"symmetry"`` when it was made from another group's database that a
-    symmetry of the board maps onto this one)."""
+    symmetry of the board maps onto this one); ``made_by``: how it was first made, kept in the
+    cache (``"search"``, or ``"symmetry"``)."""
 
     def __init__(self, rows, cols, cells, blank, table, counts, build_seconds, source,
-                 stats=None):
+                 stats=None, made_by="search"):
         self.rows, self.cols = rows, cols
         self.cells = tuple(int(c) for c in cells)
         self.blank = int(blank)
@@ -72,6 +73,7 @@ class PatternDatabase:
         self.counts = list(counts)
         self.build_seconds = float(build_seconds)
         self.source = source
+        self.made_by = made_by
         #: What the build's search did (:class:`~puzzlelib.core.stats.Stats`; from the cache:
         #: as it was when built, compilation 0).
         self.stats = stats if stats is not None else Stats(stored=sum(self.counts),
@@ -135,7 +137,7 @@ def _header(rows, cols, cells, blank):
 
 def _save(path, db):
     store.write(path, dict(_header(db.rows, db.cols, db.cells, db.blank), counts=db.counts,
-                           build_seconds=db.build_seconds,
+                           build_seconds=db.build_seconds, made_by=db.made_by,
                            stats=dict(db.stats.to_dict(), compile_seconds=0.0)), [db.table])
 
 
@@ -150,7 +152,8 @@ def _load(path, rows, cols, cells, blank):
         return None
     return PatternDatabase(rows, cols, cells, blank, table, header["counts"],
                            header["build_seconds"], "cache",
-                           Stats.from_dict(header.get("stats", {})))
+                           Stats.from_dict(header.get("stats", {})),
+                           header.get("made_by", "search"))
 
 
 _MEMORY = {}
@@ -250,7 +253,7 @@ def _image_of(rows, cols, cells, blank, cache):
                                      np.int64((1 << space.n_cells) - 1), inv, src_index)
             stats = Stats(0, 0, src.n_states, table.nbytes, ph.seconds, timer.compile_seconds)
             return PatternDatabase(rows, cols, cells, blank, table, src.counts, ph.seconds,
-                                   "symmetry", stats)
+                                   "symmetry", stats, made_by="symmetry")
     return None
 
 
