@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from puzzlelib import CLASSIC, layers, pattern_databases, solve
-from puzzlelib.domains.blocks import FNS, FRONTIER, BlockPuzzle
+from puzzlelib.domains.blocks import FNS_PLAIN, FRONTIER_PLAIN, BlockPuzzle
 from puzzlelib.search.frontier import frontier_bfs
 
 from ._common import write_csv
@@ -76,8 +76,8 @@ def designed_start(size, csv_path, max_states=450_000_000):
     # hundreds of millions of positions, more than this machine's memory).
     puz = BlockPuzzle(text, goal=goal)
     try:
-        bfs = frontier_bfs(FNS, puz.params, puz.encode(), stop_at_goal=True, keep_all=False,
-                           max_states=max_states, progress=progress, ffns=FRONTIER)
+        bfs = frontier_bfs(FNS_PLAIN, puz.params, puz.encode(), stop_at_goal=True, keep_all=False,
+                           max_states=max_states, progress=progress, ffns=FRONTIER_PLAIN)
     except MemoryError as e:  # a lower bound on BFS's time, then
         secs = time.perf_counter() - t_bfs
         print(f"{size} start: {e}; BFS had reached depth {seen[0]} ({seen[1]:,} positions) in "

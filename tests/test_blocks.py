@@ -13,7 +13,9 @@ from puzzlelib import CLASSIC, layers, pattern_databases, solve
 from puzzlelib.core.contract import ILLEGAL
 from puzzlelib.domains.blocks import (
     FRONTIER,
+    FRONTIER_PLAIN,
     FNS,
+    FNS_PLAIN,
     SYMBOLS,
     BlockPuzzle,
     cells_from_pieces,
@@ -202,11 +204,13 @@ def test_keys_round_trip_on_random_boards(seed):
 @njit
 def _candidates_against_legal(states, p):
     """For each state: legal moves not listed as candidates, candidates listed twice,
-    candidates that are not legal, and candidates out of increasing order within one piece."""
+    candidates that are not legal, candidates out of increasing order within one piece, and
+    candidates that ``play`` (no tests) makes into another position than ``step`` does."""
     missed = 0
     twice = 0
     extra = 0
     disorder = 0
+    unlike = 0
     cand = np.empty(p.n_moves, dtype=np.int64)
     listed = np.zeros(p.n_moves, dtype=np.uint8)
     for i in range(states.shape[0]):
@@ -217,6 +221,15 @@ def _candidates_against_legal(states, p):
             if t > 0 and cand[t] // p.n_actions == cand[t - 1] // p.n_actions \
                     and cand[t] <= cand[t - 1]:
                 disorder += 1
+            stepped = states[i].copy()
+            played = states[i].copy()
+            plain = states[i].copy()
+            fast = states[i].copy()
+            if FNS.step(stepped, cand[t], p) != FRONTIER.play(played, cand[t], p) \
+                    or FNS_PLAIN.step(plain, cand[t], p) != FRONTIER_PLAIN.play(fast, cand[t], p) \
+                    or not (np.array_equal(stepped, played) and np.array_equal(stepped, plain)
+                            and np.array_equal(stepped, fast)):
+                unlike += 1
         for m in range(p.n_moves):
             buf = states[i].copy()
             legal = FNS.step(buf, m, p) != ILLEGAL
@@ -226,7 +239,7 @@ def _candidates_against_legal(states, p):
                 extra += 1
         for t in range(k):
             listed[cand[t]] = 0
-    return missed, twice, extra, disorder
+    return missed, twice, extra, disorder, unlike
 
 
 @pytest.mark.parametrize("metric", METRICS)
@@ -238,8 +251,10 @@ def test_candidates_hold_every_legal_move(metric, relax):
     puz = BlockPuzzle(board, metric=metric, goal=False, relax=relax)
     every = []
     frontier_bfs(FNS, puz.params, puz.encode(), on_layer=lambda d, s: every.append(s.copy()))
-    missed, twice, extra, disorder = _candidates_against_legal(np.concatenate(every), puz.params)
+    missed, twice, extra, disorder, unlike = _candidates_against_legal(np.concatenate(every),
+                                                                       puz.params)
     assert missed == 0 and twice == 0 and extra == 0  # exactly the legal moves
+    assert unlike == 0  # so play, which tests nothing, makes what step makes
     if metric == "path":
         # one flood fill per piece lists the places it reaches, each piece's in the order of
         # the move numbers (the order BFS tried them in before: the same paths)
@@ -294,8 +309,8 @@ def test_moves_match_the_reference_on_random_boards(metric, seed):
             assert FNS.step(t, int(cand[rng.integers(k)]), p) != ILLEGAL
             walk.append(t)
         states = np.stack(walk)
-        missed, twice, extra, disorder = _candidates_against_legal(states, p)
-        assert missed == twice == extra == 0 and (metric != "path" or disorder == 0)
+        missed, twice, extra, disorder, unlike = _candidates_against_legal(states, p)
+        assert missed == twice == extra == unlike == 0 and (metric != "path" or disorder == 0)
         for st in walk:  # the positions one move away: the plain-Python reference's
             cand = np.empty(p.n_moves, dtype=np.int64)
             k = FRONTIER.candidates(st, p, cand)
@@ -453,18 +468,21 @@ def test_several_pdbs_give_the_max_of_their_values_in_any_order():
 def test_step_keeps_the_heuristic_byte_current():
     puz = BlockPuzzle(CLASSIC, metric="straight")
     dbs = [blockpdb.block_pdb(puz, nm, cache=False) for nm in ("12-1-0-f", "8-1-2-c")]
-    p = puz.with_pdb_fields(blockpdb.heuristic_fields(dbs, puz.rows, puz.cols)).params
+    space = puz.with_pdb_fields(blockpdb.heuristic_fields(dbs, puz.rows, puz.cols))
+    p = space.params
     from puzzlelib.domains.blocks import set_heuristic
 
     sol = _solve(CLASSIC, metric="straight", method="bfs")
-    s = puz.encode()
-    for before, after in sol.moves:
-        m = puz.move_number(s, tuple(before), tuple(after))
-        h = int(s[-1])
-        dh = FNS.step(s, m, p)
-        fresh = s.copy()
-        set_heuristic(fresh, p)
-        assert int(s[-1]) == int(fresh[-1]) == h + dh
+    # both ways of moving: step, and play (for moves the candidates list)
+    for move_fn in (space.fns.step, space.ffns.play):
+        s = puz.encode()
+        for before, after in sol.moves:
+            m = puz.move_number(s, tuple(before), tuple(after))
+            h = int(s[-1])
+            dh = move_fn(s, m, p)
+            fresh = s.copy()
+            set_heuristic(fresh, p)
+            assert int(s[-1]) == int(fresh[-1]) == h + dh
 
 
 @pytest.mark.parametrize("metric", METRICS)
@@ -512,7 +530,8 @@ def test_idastar_with_transpositions_solves_the_classic_optimally(metric, pdb):
     assert sol.stats.stored > sol.length  # the transposition table's positions held
     if pdb is not None:  # a table that starts small, grown pass after pass
         puz = _guided(BlockPuzzle(CLASSIC, metric=metric), [pdb])
-        grown = iterative_deepening(puz.encode(), FNS, puz.params, 0, False, 200, ffns=FRONTIER,
+        grown = iterative_deepening(puz.encode(), puz.fns, puz.params, 0, False, 200,
+                                    ffns=puz.ffns,
                                     transpositions=DEFAULT_TRANSPOSITIONS,
                                     first_transpositions=64)
         assert grown.length == bfs.length
@@ -847,3 +866,12 @@ def test_the_random_instances_of_the_data_folder_come_back():
     for r in rows[1:]:
         sol = _solve(r["board"].replace("/", "\n"), method="astar", pdb="36-0-0-f")
         assert sol.length == int(r["optimal_length"])
+
+
+def test_puzzles_pick_the_plain_functions_unless_they_have_pattern_databases():
+    # the faster bundles leave the heuristic byte alone, so only puzzles without pattern
+    # databases may use them
+    puz = BlockPuzzle(CLASSIC, metric="unit")
+    assert puz.fns is FNS_PLAIN and puz.ffns is FRONTIER_PLAIN
+    guided = _guided(puz, ["4-1-4-f"])
+    assert guided.fns is FNS and guided.ffns is FRONTIER

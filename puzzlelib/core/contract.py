@@ -42,6 +42,10 @@ which stores whole states in hash sets, bundled in a :class:`FrontierFns`:
     Writes to ``out`` (room for ``n_moves``) the move numbers worth trying from ``state``, a
     superset of the legal ones, and returns how many. Block puzzles list the moves of the pieces
     next to an empty cell, a few dozen of several hundred move numbers.
+``play(state, m, params) -> int`` (optional)
+    ``step`` for a move that ``candidates`` listed, when ``candidates`` lists exactly the legal
+    moves: it may skip the tests of legality (block puzzles: the path a piece takes, which the
+    candidates' flood fill has found already). Without it the searches call ``step``.
 
 Without them (:data:`PLAIN_FRONTIER`) a state is its own key and every move number is tried.
 
@@ -90,7 +94,8 @@ instead. The API times compilation (or loading from the cache) apart, as ``compi
 
 from collections import namedtuple
 
-from numba.extending import typeof_impl
+from numba import types
+from numba.extending import overload, typeof_impl
 
 from .jit import domain_fn
 
@@ -121,7 +126,20 @@ def no_rank_after(state, m, r, params):
     raise ValueError("this puzzle has no rank function: search it with whole states")
 
 
-FrontierFns = namedtuple("FrontierFns", ["pack", "unpack", "candidates"])
+FrontierFns = namedtuple("FrontierFns", ["pack", "unpack", "candidates", "play"],
+                         defaults=[None])
+
+
+def play(fns, ffns, state, m, params):
+    """Make move ``m``, one that ``ffns.candidates`` listed: ``ffns.play`` where the domain
+    offers it, else ``fns.step`` (chosen when compiling). Returns what ``step`` would."""
+
+
+@overload(play, jit_options={"_nrt": False})
+def _choose_play(fns, ffns, state, m, params):
+    if isinstance(ffns[3], types.NoneType):
+        return lambda fns, ffns, state, m, params: fns.step(state, m, params)
+    return lambda fns, ffns, state, m, params: ffns.play(state, m, params)
 
 
 @domain_fn

@@ -13,6 +13,9 @@ A hot loop inserts with :func:`has_room`, :func:`make_room` and :func:`put` rath
 :func:`insert_hashed`: a call that returns arrays costs numba's reference counting on every
 insert (benchmarks/RESULTS.md, "Constants"), while ``put`` returns nothing and
 ``make_room`` runs only when the table grows.
+
+The functions that allocate nothing are compiled without numba's reference counting: a call of
+one then no longer increments and decrements every array it is given, on every lookup.
 """
 
 import sys
@@ -27,7 +30,7 @@ from .jit import jit
 EMPTY = -1
 
 
-@jit
+@jit(_nrt=False)
 def hash_state(state):
     """64-bit hash of the bytes: eight bytes at a time are gathered into a word and mixed in
     by a multiplication (a byte at a time for the rest), then a final avalanche (splitmix64's
@@ -117,7 +120,7 @@ _LOW = np.int64(0xFFFFFFFF)
 _TAG_SLOTS = 1 << 31
 
 
-@jit
+@jit(_nrt=False)
 def _tag(h):
     """31 low bits of the hash, kept in the slot beside the pool index, so most probes of
     other states are settled without reading the pool (one cache miss instead of two). The
@@ -129,7 +132,7 @@ def _tag(h):
     return np.int64(h & np.uint64(0x7FFFFFFF))
 
 
-@jit
+@jit(_nrt=False)
 def _same(pool, idx, state):
     for i in range(state.shape[0]):
         if pool[idx, i] != state[i]:
@@ -155,7 +158,7 @@ def _prefetch(typingctx, arr, i):
     return sig, codegen
 
 
-@jit
+@jit(_nrt=False)
 def prefetch(slots, h):
     """Start loading the slot where a lookup of hash ``h`` begins. A search that prefetches
     the slots of a batch of states before looking them up waits for one cache miss per batch
@@ -163,13 +166,13 @@ def prefetch(slots, h):
     _prefetch(slots, np.intp(h & np.uint64(slots.shape[0] - 1)))
 
 
-@jit
+@jit(_nrt=False)
 def find(slots, pool, state):
     """Pool index of ``state``, or -1."""
     return find_hashed(slots, pool, state, hash_state(state))
 
 
-@jit
+@jit(_nrt=False)
 def find_hashed(slots, pool, state, h):
     """:func:`find` given ``h = hash_state(state)`` (one hash for several lookups)."""
     mask = np.uint64(slots.shape[0] - 1)
@@ -240,7 +243,7 @@ def insert_hashed(slots, pool, size, state, h):
     return slots, pool
 
 
-@jit
+@jit(_nrt=False)
 def has_room(slots, pool, size, extra):
     """Whether ``extra`` more states fit beside ``size`` without growing (the pool has the
     rows, and the slots stay at most half full)."""
@@ -264,7 +267,7 @@ def make_room(slots, pool, size, extra):
     return slots, pool
 
 
-@jit
+@jit(_nrt=False)
 def put(slots, pool, size, state, h):
     """Store ``state`` (known to be absent, ``h = hash_state(state)``) as pool row ``size``
     in a table that :func:`has_room` for it. The caller's size becomes ``size + 1``."""

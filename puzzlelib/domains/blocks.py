@@ -198,40 +198,89 @@ def _move(state, r, c, h, w, dr, dc, pair, cols):
         state[(r1 + 1) * cols + c1 + 1] = B_BR
 
 
-@domain_fn
-def _step(state, m, p):
-    # Small, so that LLVM inlines it into the search kernels: the quick tests that reject most
-    # move numbers (is there a piece of the right kind here; is the cell it would enter first
-    # on the board and empty), then the rest in _apply.
-    kind = p.mv[m, MV_KIND]
-    cell = p.mv[m, MV_CELL]
-    code = state[cell]
+@jit(inline="always")
+def _blocked(state, m, mv, probe):
+    """The quick tests that reject most move numbers: is there no piece of the right kind at
+    the move's cell, or is the first cell it would enter off the board or taken? (True: the
+    move is surely illegal; False: :func:`_apply` decides.)"""
+    kind = mv[m, MV_KIND]
+    code = state[mv[m, MV_CELL]]
     if kind == 0:
         if code != ONE and code != H_L and code != V_T and code != B_TL:
-            return ILLEGAL
+            return True
         shape = np.int64(code) >> 1  # 1x1, 1x2, 2x1, 2x2 -> 0, 1, 2, 3
     elif code != ONE:
-        return ILLEGAL
+        return True
     else:
         shape = kind  # a pair of 1x1 pieces moves like a 1x2 (kind 1) or a 2x1 (kind 2)
-    probe = p.probe[m, shape]
-    if probe < 0 or state[probe] != EMPTY:
+    first = probe[m, shape]
+    return first < 0 or state[first] != EMPTY
+
+
+@jit(inline="always")
+def _make(state, m, p):
+    """Make move ``m`` if it is legal; return whether it was. :func:`_apply` is given the
+    arrays and numbers it needs, not params: a call passing params copies all of it (about a
+    kilobyte) on every move (benchmarks/RESULTS.md, "Constants")."""
+    cell = p.mv[m, MV_CELL]
+    return _apply(state, p.mv[m, MV_KIND], cell, state[cell], p.mv[m, MV_ROW], p.mv[m, MV_COL],
+                  p.mv[m, MV_DR], p.mv[m, MV_DC], p.rows, p.cols, p.metric, p.reach,
+                  p.scratch8, p.scratch, p.n_cells + p.image_len, 4 * p.n_cells)
+
+
+# Two step functions, chosen by the bundle: FNS_PLAIN's, for puzzles without pattern databases,
+# is small enough for LLVM to inline into the search kernels, which a call passing params (to
+# work out the heuristic) prevents; FNS's serves every puzzle.
+@domain_fn
+def _step_plain(state, m, p):
+    """A move on a puzzle without pattern databases (``p.n_pdbs == 0``)."""
+    if _blocked(state, m, p.mv, p.probe) or not _make(state, m, p):
         return ILLEGAL
-    return _finish(state, m, kind, cell, code, p)
+    return 0
+
+
+@domain_fn
+def _step(state, m, p):
+    """A move; with pattern databases, the heuristic byte is worked out again."""
+    if _blocked(state, m, p.mv, p.probe):
+        return ILLEGAL
+    return _finish(state, m, p)
 
 
 @jit
-def _finish(state, m, kind, cell, code, p):
-    if not _apply(state, kind, cell, code, p.mv[m, MV_ROW], p.mv[m, MV_COL], p.mv[m, MV_DR],
-                  p.mv[m, MV_DC], p.rows, p.cols, p.metric, p.reach, p.scratch8, p.scratch,
-                  p.n_cells + p.image_len, 4 * p.n_cells):
+def _finish(state, m, p):
+    if not _make(state, m, p):
         return ILLEGAL
-    if p.n_pdbs == 0:
-        return 0
+    return 0 if p.n_pdbs == 0 else _rescore(state, p)
+
+
+@jit
+def _rescore(state, p):
+    """The heuristic byte worked out for a position just moved into; returns its change."""
     old = np.int64(state[p.n_cells])
     new = _pdb_heuristic(state, p)
     state[p.n_cells] = new
     return new - old
+
+
+@domain_fn
+def _play_plain(state, m, p):
+    """A move that :func:`_candidates` listed, on a puzzle without pattern databases: the
+    candidates are exactly the legal moves, so nothing is tested (under the path metric, the
+    path the piece takes, which their flood fill found already, is not looked for again)."""
+    kind = p.mv[m, MV_KIND]
+    h, w = _shape(state, kind, p.mv[m, MV_CELL])
+    _move(state, p.mv[m, MV_ROW], p.mv[m, MV_COL], h, w, p.mv[m, MV_DR], p.mv[m, MV_DC],
+          kind != 0, p.cols)
+    return 0
+
+
+@domain_fn
+def _play(state, m, p):
+    """:func:`_play_plain` on any puzzle (with pattern databases, the heuristic byte worked
+    out)."""
+    _play_plain(state, m, p)
+    return 0 if p.n_pdbs == 0 else _rescore(state, p)
 
 
 @domain_fn
@@ -441,11 +490,16 @@ def _candidates(state, p, out):
     the distances up to the first blocked one; under the path metric, for each piece, the
     places one flood fill reaches, in increasing move numbers (one search per piece instead of
     one per displacement (benchmarks/RESULTS.md, "Constants"))."""
-    n = p.n_cells
-    cols = p.cols
-    rows = p.rows
-    marks = p.marks
-    marked = p.marked
+    return _candidate_moves(state, out, p.n_cells, p.rows, p.cols, p.marks, p.marked, p.n_kinds,
+                            p.metric, p.mv, p.n_actions, p.reach, p.scratch8, p.scratch,
+                            p.image_len)
+
+
+@domain_fn
+def _candidate_moves(state, out, n, rows, cols, marks, marked, n_kinds, metric, mv, na, reach,
+                     scratch8, scratch, image_len):
+    """:func:`_candidates` given the arrays and numbers it needs rather than ``params`` (a
+    call passing params copies all of it)."""
     c = 0
     for e in range(n):
         if state[e] != EMPTY:
@@ -482,7 +536,7 @@ def _candidates(state, p, out):
                 head = x
             go = d ^ 1
             c = _mark(marks, marked, c, 4 * head + go)
-            if p.n_kinds > 1 and v == ONE:  # pairs of 1x1 pieces holding x
+            if n_kinds > 1 and v == ONE:  # pairs of 1x1 pieces holding x
                 xc = x % cols
                 if xc + 1 < cols and state[x + 1] == ONE:
                     c = _mark(marks, marked, c, 4 * (n + x) + go)
@@ -492,9 +546,8 @@ def _candidates(state, p, out):
                     c = _mark(marks, marked, c, 4 * (2 * n + x) + go)
                 if x >= cols and state[x - cols] == ONE:
                     c = _mark(marks, marked, c, 4 * (2 * n + x - cols) + go)
-    na = p.n_actions
     k = 0
-    if p.metric == PATH:  # each piece once: the displacements one flood fill reaches
+    if metric == PATH:  # each piece once: the displacements one flood fill reaches
         for t in range(c):
             marks[marked[t]] = 0
         for t in range(c):
@@ -502,19 +555,19 @@ def _candidates(state, p, out):
             if marks[4 * i] == 0:
                 marks[4 * i] = 1
                 m = i * na  # the piece's first move: its kind, row and column in the table
-                k = _reachable_moves(state, i, p.mv[m, MV_KIND], p.mv[m, MV_ROW], p.mv[m, MV_COL],
-                                     rows, cols, p.reach, na, p.scratch8, p.scratch,
-                                     n + p.image_len, 4 * n, out, k)
+                k = _reachable_moves(state, i, mv[m, MV_KIND], mv[m, MV_ROW], mv[m, MV_COL], rows,
+                                     cols, reach, na, scratch8, scratch, n + image_len, 4 * n,
+                                     out, k)
         for t in range(c):
             marks[4 * (marked[t] >> 2)] = 0
         return k
-    reach = p.reach  # actions: direction-major, distances 1..reach
+    # actions: direction-major, distances 1..reach
     for t in range(c):
         i = marked[t]
         marks[i] = 0
         first = (i >> 2) * na + (i & 3) * reach
-        k = _slides(state, i & 3, p.mv[first, MV_KIND], p.mv[first, MV_ROW],
-                    p.mv[first, MV_COL], rows, cols, reach, first, out, k)
+        k = _slides(state, i & 3, mv[first, MV_KIND], mv[first, MV_ROW], mv[first, MV_COL],
+                    rows, cols, reach, first, out, k)
     return k
 
 
@@ -814,9 +867,18 @@ def set_heuristic(state, p):
     state[p.n_cells] = _pdb_heuristic(state, p) if p.n_pdbs > 0 else 0
 
 
+#: The domain's functions, for every puzzle.
 FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, no_rank, no_unrank, no_rank_after)
+#: The same for puzzles without pattern databases (``p.n_pdbs == 0``), faster: moves leave the
+#: heuristic byte alone (the searches of :class:`BlockPuzzle` without a heuristic, and the
+#: pattern-database builds, which search relaxed puzzles).
+FNS_PLAIN = DomainFns(_step_plain, _inverse, _is_goal, _heuristic, no_rank, no_unrank,
+                      no_rank_after)
 #: Compact keys and candidate moves for the frontier search.
-FRONTIER = FrontierFns(_pack, _unpack, _candidates)
+#: Compact keys and candidate moves, for every puzzle (FRONTIER) and for puzzles without pattern
+#: databases (FRONTIER_PLAIN, faster).
+FRONTIER = FrontierFns(_pack, _unpack, _candidates, _play)
+FRONTIER_PLAIN = FrontierFns(_pack, _unpack, _candidates, _play_plain)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1022,8 +1084,8 @@ class BlockPuzzle(Puzzle):
     """
 
     name = "blocks"
-    fns = FNS
-    ffns = FRONTIER
+    fns = FNS_PLAIN  # (with pattern databases: FNS and FRONTIER, see with_pdb_fields)
+    ffns = FRONTIER_PLAIN
     methods = ("bfs", "iddfs", "idastar", "astar", "greedy")
     default_method = "bfs"
     # the heuristic works in scratch arrays of params: one search at a time per params
@@ -1113,6 +1175,8 @@ class BlockPuzzle(Puzzle):
         arrays of its own."""
         out = copy.copy(self)
         out.params = self._params(fields)
+        pdb = out.params.n_pdbs > 0
+        out.fns, out.ffns = (FNS, FRONTIER) if pdb else (FNS_PLAIN, FRONTIER_PLAIN)
         out.pdb_names = list(names)
         out.heuristic = ",".join(names) if names else "pdb"
         return out

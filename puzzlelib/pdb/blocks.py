@@ -39,7 +39,7 @@ from numba.extending import overload
 from ..core.jit import jit
 from ..domains.blocks import (
     B_TL,
-    FRONTIER,
+    FRONTIER_PLAIN,
     EMPTY,
     IMAGE_LENGTHS,
     ONE,
@@ -47,7 +47,7 @@ from ..domains.blocks import (
     SHAPES,
     V_T,
     BlockPuzzle,
-    FNS,
+    FNS_PLAIN,
     image_symbols,
     key_bits,
     pack_cells,
@@ -464,7 +464,8 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
             goals = (arrangement_keys(base, rows, cols, left, rp.code_enc, key_len)
                      if resume is None else None)
             try:
-                res = sorted_frontier_bfs(FNS, rp, goals, ffns=FRONTIER, bits=relaxed.key_bits,
+                res = sorted_frontier_bfs(FNS_PLAIN, rp, goals, ffns=FRONTIER_PLAIN,
+                                          bits=relaxed.key_bits,
                                           progress=progress, on_layer=on_layer, resume=resume,
                                           after_layer=None if checkpoint is None else after_layer)
             except MemoryError as e:
@@ -473,8 +474,8 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
                 raise SearchLimitError(f"PDB {', '.join(names)}: {e}{kept}") from None
         else:
             goals = arrangements(base, rows, cols, left)
-            res = frontier_bfs(FNS, rp, goals, progress=progress, on_layer=on_layer,
-                               ffns=FRONTIER)
+            res = frontier_bfs(FNS_PLAIN, rp, goals, progress=progress, on_layer=on_layer,
+                               ffns=FRONTIER_PLAIN)
     finally:
         if threads is not None:
             threads.shutdown()

@@ -16,7 +16,7 @@ import numpy as np
 
 
 from ..core.jit import jit, kernel
-from ..core.contract import ILLEGAL, PLAIN_FRONTIER
+from ..core.contract import ILLEGAL, PLAIN_FRONTIER, play
 from ..core.hashset import (
     find_hashed,
     grow_rows,
@@ -156,7 +156,7 @@ def _astar(start, fns, ffns, p, key_len, weight_g, max_states):
             m = cand[t]
             if m == back:
                 continue  # straight back to the parent
-            dh = fns.step(buf, m, p)
+            dh = play(fns, ffns, buf, m, p)
             if dh == ILLEGAL:
                 continue
             generated += 1

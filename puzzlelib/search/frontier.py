@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from ..core.jit import kernel
-from ..core.contract import ILLEGAL, PLAIN_FRONTIER
+from ..core.contract import ILLEGAL, PLAIN_FRONTIER, play
 from ..core.stats import peak_states
 from ..core.hashset import (
     find_hashed,
@@ -101,20 +101,22 @@ def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ff
         for j in range(p.state_len):
             buf[j] = base[j]
         n_cand = ffns.candidates(base, p, cand)
+        # room for every child first, so that no array is replaced in the loop below (numba
+        # then counts references of the replaced arrays on every child)
+        if n + n_cand > parent.shape[0]:
+            parent = grow_rows(parent, max(2 * n, n + n_cand))
+            move = grow_rows(move, parent.shape[0])
+        if not has_room(slots, pool, n, n_cand):  # (growing only here: see core.hashset)
+            slots, pool = make_room(slots, pool, n, n_cand)
         for t in range(n_cand):
             m = cand[t]
-            if m == back or fns.step(buf, m, p) == ILLEGAL:
+            if m == back or play(fns, ffns, buf, m, p) == ILLEGAL:
                 continue
             generated += 1
             ffns.pack(buf, p, key)
             h = hash_state(key)
             if (find_hashed(slots, pool, key, h) < 0 and find_hashed(cur_slots, cur_pool, key, h) < 0
                     and find_hashed(prev_slots, prev_pool, key, h) < 0):
-                if n == parent.shape[0]:
-                    parent = grow_rows(parent, 2 * n)
-                    move = grow_rows(move, 2 * n)
-                if not has_room(slots, pool, n, 1):  # (growing only here: see core.hashset)
-                    slots, pool = make_room(slots, pool, n, 1)
                 put(slots, pool, n, key, h)
                 parent[n] = idx
                 move[n] = m

@@ -26,7 +26,7 @@ import numpy as np
 from numba import prange
 
 from ..core.jit import jit, kernel
-from ..core.contract import ILLEGAL
+from ..core.contract import ILLEGAL, play
 from ..core.hashset import find_hashed, grow_rows, hash_state, new_table, put
 from .workshare import filled, new_counter, start_threads, take, total, workers
 
@@ -197,7 +197,7 @@ def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
         child = rows[depth + 1]  # (depth < bound: a state at the bound is never entered)
         for j in range(L):
             child[j] = rows[depth, j]
-        dh = fns.step(child, m, p)
+        dh = play(fns, ffns, child, m, p)
         if dh == ILLEGAL:
             continue
         nodes += 1

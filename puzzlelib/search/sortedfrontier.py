@@ -36,7 +36,7 @@ import numpy as np
 
 
 from ..core.jit import jit, kernel
-from ..core.contract import ILLEGAL, PLAIN_FRONTIER
+from ..core.contract import ILLEGAL, PLAIN_FRONTIER, play
 from ..core.memory import SHARE, available_bytes, human
 
 #: Children each thread writes before sorting them into a run (8 bytes each, twice: the buffer
@@ -227,7 +227,7 @@ def _child_run(keys, i, end, prev, fns, ffns, p, key_len, bits, out, tmp):
         for j in range(p.state_len):
             buf[j] = base[j]
         for c in range(ffns.candidates(base, p, cand)):
-            if fns.step(buf, cand[c], p) == ILLEGAL:
+            if play(fns, ffns, buf, cand[c], p) == ILLEGAL:
                 continue
             ffns.pack(buf, p, key)
             out[n] = _to_word(key, key_len)
