@@ -874,9 +874,8 @@ FNS = DomainFns(_step, _inverse, _is_goal, _heuristic, no_rank, no_unrank, no_ra
 #: pattern-database builds, which search relaxed puzzles).
 FNS_PLAIN = DomainFns(_step_plain, _inverse, _is_goal, _heuristic, no_rank, no_unrank,
                       no_rank_after)
-#: Compact keys and candidate moves for the frontier search.
-#: Compact keys and candidate moves, for every puzzle (FRONTIER) and for puzzles without pattern
-#: databases (FRONTIER_PLAIN, faster).
+#: Compact keys and candidate moves for the frontier search, for every puzzle (FRONTIER) and
+#: for puzzles without pattern databases (FRONTIER_PLAIN, faster).
 FRONTIER = FrontierFns(_pack, _unpack, _candidates, _play)
 FRONTIER_PLAIN = FrontierFns(_pack, _unpack, _candidates, _play_plain)
 
