@@ -13,6 +13,8 @@ import pytest
 from puzzlelib import (PancakePuzzle, PermutationPuzzle, PocketCube, PuzzleError, TopSpin,
                        UnsolvableError, layers, pattern_databases, solve)
 from puzzlelib.cli import main
+from puzzlelib.domains import pancake as pancake_module
+from puzzlelib.domains import permutation
 from puzzlelib.domains.rotation import RotationPuzzle
 
 
@@ -118,17 +120,77 @@ def test_rank_unrank_round_trips():
             assert np.array_equal(again, buf)
 
 
+def _searches_agree(puz, table, start):
+    """Every method solves ``start`` in the table's depth, and its moves reach the goal;
+    returns that depth."""
+    d = table.depth(start)
+    for method in ("bfs", "bidir", "iddfs", "idastar", "astar"):
+        res = solve(puz, start, method=method, threads=1)
+        assert res.length == d, method
+        assert puz.replay(start, res.moves)[-1] == sorted(start)
+    return d
+
+
+def _low_form_cases():
+    """A pancake stack and a puzzle of cycles, built as if their tables were too large for layer
+    lists (the form of pancake-12 and beyond: pieces by cell, ranked by ``_rank_low``)."""
+    goal = list(range(1, 8))
+    cycles = PermutationPuzzle(goal, {"a": [1, 2, 0, 3, 4, 5, 6], "a'": [2, 0, 1, 3, 4, 5, 6],
+                                      "s": [0, 1, 2, 3, 4, 6, 5], "t": [0, 1, 2, 4, 3, 5, 6],
+                                      "u": [0, 2, 1, 3, 4, 5, 6], "v": [0, 1, 3, 2, 4, 5, 6]})
+    return [PancakePuzzle(7), PancakePuzzle(7).with_heuristic("gap"), cycles]
+
+
+def test_scanned_tables_rank_by_cell(monkeypatch):
+    monkeypatch.setattr(permutation, "LISTS_MAX_RANKS", 1000)
+    pancake, gap, cycles = _low_form_cases()
+    assert pancake.fns is permutation.FNS_LOW_SWAPS and cycles.fns is permutation.FNS_LOW_CELLS
+    assert gap.fns is pancake_module.FNS_GAP_RANKED
+    assert pancake.params.loc == 0 and pancake.layer_kernel == "scan-up"
+    assert list(pancake.params.top) == [1, 2, 3, 4, 5, 6]  # flip k changes cells 0..k-1
+    for puz in (pancake, gap, cycles):
+        p, f = puz.params, puz.fns
+        buf = np.empty(p.state_len, dtype=np.uint8)
+        child = np.empty(p.state_len, dtype=np.uint8)
+        seen = set()
+        for r in range(puz.n_ranks):
+            f.unrank(r, p, buf)
+            assert f.rank(buf, p) == r
+            seen.add(bytes(buf[:p.m]))
+            assert np.array_equal(puz.encode(puz.decode(buf)), buf)
+            for m in range(p.n_moves):
+                child[:] = buf
+                f.step(child, m, p)
+                # from the parent's rank, reading only the cells the move changed
+                assert f.rank_after(child, m, r, p) == f.rank(child, p)
+                if puz is pancake:  # a flip of the top k stays within k! ranks
+                    k = m + 2
+                    assert f.rank(child, p) // math.factorial(k) == r // math.factorial(k)
+        assert len(seen) == puz.n_ranks
+    # the table scan over this form against the plain BFS, and the searches against the table
+    want, _ = plain_layers((tuple(range(1, 8)), (0,) * 7), flips(7))
+    table = layers(pancake, list(range(1, 8)))
+    assert table.counts == want
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        _searches_agree(pancake, table, [int(x) + 1 for x in rng.permutation(7)])
+    want, _ = plain_layers((tuple(range(1, 8)), (0,) * 7),
+                           [(src, [0] * 7) for src in ([1, 2, 0, 3, 4, 5, 6],
+                                                       [2, 0, 1, 3, 4, 5, 6],
+                                                       [0, 1, 2, 3, 4, 6, 5],
+                                                       [0, 1, 2, 4, 3, 5, 6],
+                                                       [0, 2, 1, 3, 4, 5, 6],
+                                                       [0, 1, 3, 2, 4, 5, 6])])
+    assert layers(cycles, threads=2).counts == want
+
+
 def test_every_search_agrees_with_the_table():
     puz = PancakePuzzle(8)
     table = layers(puz, list(range(1, 9)))
     rng = np.random.default_rng(8)
     for _ in range(6):
         start = [int(x) + 1 for x in rng.permutation(8)]
-        d = table.depth(start)
-        for method in ("bfs", "bidir", "iddfs", "idastar", "astar"):
-            res = solve(puz, start, method=method, threads=1)
-            assert res.length == d, method
-            assert puz.replay(start, res.moves)[-1] == list(range(1, 9))
+        d = _searches_agree(puz, table, start)
         for h in ("none", "pdb:1,2,3,4/5,6,7,8"):
             assert solve(puz, start, method="idastar", heuristic=h).length == d
 

@@ -14,8 +14,9 @@ import numpy as np
 
 from ..core.contract import DomainFns, domain_fn
 from ..core.errors import PuzzleError
-from .permutation import (PermutationPuzzle, _heuristic, _inverse, _is_goal, _rank_after_cells,
-                          _rank_cells, _unrank_cells)
+from .permutation import (RANK_NONE, PermutationPuzzle, _heuristic, _inverse, _is_goal,
+                          _rank_after_cells, _rank_after_low, _rank_cells, _rank_low,
+                          _unrank_cells, _unrank_low, reverse)
 
 #: The largest stack (the state's bytes hold one pancake each).
 MAX_PANCAKES = 250
@@ -24,7 +25,7 @@ MAX_PANCAKES = 250
 @domain_fn
 def gap(state, p):
     """Helmert's gap heuristic on a pancake stack (pancake ``i`` is stored as ``i - 1``):
-    from the pancake in each place, or (location form, stacks of at most 20) from where each
+    from the pancake in each place, or (location form, stacks of at most 11) from where each
     pancake is, as pancakes ``v`` and ``v + 1`` lying next to each other close one gap."""
     n = p.n
     g = 0
@@ -46,29 +47,25 @@ def gap(state, p):
 
 @domain_fn
 def _flip_gap(state, j, p):
-    """Flip ``k = j + 2`` on a stack kept pancake by pancake (stacks of more than 20), with
+    """Flip ``k = j + 2`` on a stack kept pancake by pancake (stacks of more than 11), with
     the gap heuristic's byte updated from the one adjacency a flip changes (under the flipped
     part: the next pancake, or the plate, as a pancake of size ``n + 1``)."""
     k = j + 2
     below = np.int64(p.n) if k == p.n else np.int64(state[k])
     d0 = np.int64(state[k - 1]) - below
     d1 = np.int64(state[0]) - below
-    a = 0
-    b = k - 1
-    while a < b:
-        t = state[a]
-        state[a] = state[b]
-        state[b] = t
-        a += 1
-        b -= 1
+    reverse(state, 0, k - 1)
     dh = (1 if d1 != 1 and d1 != -1 else 0) - (1 if d0 != 1 and d0 != -1 else 0)
     state[p.hpos] += dh
     return dh
 
 
-#: Large stacks under the gap heuristic: the flip updates the heuristic itself.
+#: Large stacks under the gap heuristic: the flip updates the heuristic itself. Stacks of 12
+#: to 20 are ranked (:func:`~.permutation._rank_low`), larger ones are not.
 FNS_GAP = DomainFns(_flip_gap, _inverse, _is_goal, _heuristic, _rank_cells, _unrank_cells,
                     _rank_after_cells)
+FNS_GAP_RANKED = DomainFns(_flip_gap, _inverse, _is_goal, _heuristic, _rank_low, _unrank_low,
+                           _rank_after_low)
 
 
 def flips(n):
@@ -111,7 +108,8 @@ class PancakePuzzle(PermutationPuzzle):
     def with_heuristic(self, name):
         new = super().with_heuristic(name)
         if new is not self and not self.params.loc:
-            new.fns = FNS_GAP if new.heuristic == "gap" else self._plain_fns
+            gap_fns = FNS_GAP if self.params.rkind == RANK_NONE else FNS_GAP_RANKED
+            new.fns = gap_fns if new.heuristic == "gap" else self._plain_fns
         return new
 
     def describe(self):

@@ -26,8 +26,9 @@ table, and the searches keep whole states.
 
 Encoding (``uint8``). Cells are numbered in :attr:`PermutationPuzzle.order`: the ``m`` moving
 cells first, in the order given, then the unchanged ones; a piece is its goal cell's number (with
-repeated labels: the label's class). When the pieces are distinct and ranked
-(``params.loc == 1``, the *location form*), byte ``i`` is the cell where piece ``i`` is, and
+repeated labels: the label's class). When the pieces are distinct and ranked, and the table
+fits layer lists or the pieces have orientations (``params.loc == 1``, the *location form*),
+byte ``i`` is the cell where piece ``i`` is, and
 with orientations byte ``n + i`` is piece ``i``'s orientation; otherwise (the *cell form*)
 byte ``i`` is the piece in cell ``i``, and byte ``n + i`` the orientation there. Then, when the
 puzzle has a heuristic, one byte holds its value (``params.hpos``). A heuristic of your own
@@ -43,7 +44,7 @@ import numpy as np
 
 from ..core.contract import DomainFns, domain_fn
 from ..core.errors import PuzzleError, UnsolvableError
-from ..core.hashing import (MAX_RANK_N, _popcount, divmod_fast, multiset_radix,
+from ..core.hashing import (FACTORIALS, MAX_RANK_N, _popcount, divmod_fast, multiset_radix,
                             multiset_rank_skip_long,
                             multiset_unrank, multiset_weights, perm_parity, perm_rank_skip,
                             perm_unrank)
@@ -86,6 +87,7 @@ PermParams = namedtuple(
         "hfn",  # the heuristic: hfn(state, params) -> int
         "hdata",  # what the heuristic reads (its tables), int64
         "htab",  # uint8 tables for it (pattern databases)
+        "top",  # top[j]: the last state index move j changes (see _rank_after_low)
     ],
 )
 
@@ -276,6 +278,58 @@ def _unrank_cells(r, p, state):
 
 
 @domain_fn
+def reverse(state, a, b):
+    """Reverse ``state[a..b]`` in place (both ends included)."""
+    while a < b:
+        t = state[a]
+        state[a] = state[b]
+        state[b] = t
+        a += 1
+        b -= 1
+
+
+@domain_fn
+def _rank_low(state, p):
+    """The cell form's rank of distinct pieces (tables too large for layer lists): the Lehmer
+    code read from the first cell, so that cell ``t``'s digit (the pieces before it that are
+    smaller than its own) weighs ``t!`` and the last moving cell's is the most significant.
+    A move that changes only cells ``0..b`` changes only the digits below ``(b + 1)!``."""
+    seen = np.int64(0)
+    r = np.int64(0)
+    for t in range(p.m):
+        v = np.int64(state[t])
+        r += _popcount(seen & ((np.int64(1) << v) - 1)) * FACTORIALS[t]
+        seen |= np.int64(1) << v
+    return r
+
+
+@domain_fn
+def _unrank_low(r, p, state):
+    perm_unrank(r, p.m, state)  # the same digits, read from the last moving cell
+    reverse(state, 0, p.m - 1)
+    _unrank_rest(0, p, state)
+    if p.state_len > p.hpos:
+        state[p.hpos] = p.hfn(state, p)
+
+
+@domain_fn
+def _rank_after_low(state, j, r, p):
+    """:func:`_rank_low` of a position made by move ``j`` from one of rank ``r``: the digits
+    above the last cell the move changes (``top[j]``) are its parent's, so only the cells up
+    to it are read. A pancake flip of the top ``k`` reads ``k`` cells, and its child lies
+    within ``k!`` ranks of its parent (mostly in the processor's caches)."""
+    b = p.top[j]  # (the last moving cell: low = r, and every cell is read)
+    _, low = divmod_fast(r, FACTORIALS[b + 1])
+    r -= low
+    seen = np.int64(0)
+    for t in range(b + 1):
+        v = np.int64(state[t])
+        r += _popcount(seen & ((np.int64(1) << v) - 1)) * FACTORIALS[t]
+        seen |= np.int64(1) << v
+    return r
+
+
+@domain_fn
 def _rank_after_loc(state, j, r, p):
     return _rank_loc(state, p)
 
@@ -295,6 +349,12 @@ FNS_CELLS = DomainFns(_step_cells, _inverse, _is_goal, _heuristic, _rank_cells, 
                       _rank_after_cells)
 FNS_SWAPS = DomainFns(_step_swaps, _inverse, _is_goal, _heuristic, _rank_cells, _unrank_cells,
                       _rank_after_cells)
+#: Distinct pieces without orientations whose table is scanned (``LISTS_MAX_RANKS`` ranks or
+#: more): cell form, ranked by :func:`_rank_low`; moves as swaps or as cycles.
+FNS_LOW_SWAPS = DomainFns(_step_swaps, _inverse, _is_goal, _heuristic, _rank_low, _unrank_low,
+                          _rank_after_low)
+FNS_LOW_CELLS = DomainFns(_step_cells, _inverse, _is_goal, _heuristic, _rank_low, _unrank_low,
+                          _rank_after_low)
 
 
 @domain_fn
@@ -616,8 +676,15 @@ class PermutationPuzzle(Puzzle):
         self._n_ranks = n_ranks
         # distinct ranked pieces are kept where they are (location form): a move is a lookup
         # per piece, and the first digit of the rank (where piece 0 is) tells which block of
-        # ranks a move leads to, so the layers are shared among threads by those blocks
-        loc = 1 if rkind in (RANK_PERM, RANK_EVEN) else 0
+        # ranks a move leads to, so the layers are shared among threads by those blocks. A
+        # table too large for layer lists is scanned instead: without orientations, the pieces
+        # are then kept by cell and ranked by _rank_low, which a move changing only the first
+        # cells changes only in its low digits (a pancake flip's child is near its parent)
+        low = (rkind == RANK_PERM and k == 1 and n_ranks is not None
+               and n_ranks >= LISTS_MAX_RANKS)
+        loc = 1 if rkind in (RANK_PERM, RANK_EVEN) and not low else 0
+        top = np.array([max((i for i in range(n) if srcs[j, i] != i), default=0)
+                        for j in range(n_moves)], dtype=np.int64)
         dest = np.empty((n_moves, n), dtype=np.uint8)
         for j in range(n_moves):
             dest[j, srcs[j]] = np.arange(n)
@@ -638,9 +705,12 @@ class PermutationPuzzle(Puzzle):
             hpos, n_moves, 1, n, m, k, loc, dest, tadd, cyc, cyc_len,
             np.array(starts, dtype=np.int64), swaps, n_swaps, inv, goal, hpos, rkind, cls,
             counts, radix, weights, odig, k ** odig, no_heuristic, np.zeros(1, dtype=np.int64),
-            np.zeros(1, dtype=np.uint8))
-        self.fns = (FNS_LOC_TWIST if loc and k > 1 else FNS_LOC if loc
-                    else FNS_SWAPS if swapping else FNS_CELLS)
+            np.zeros(1, dtype=np.uint8), top)
+        if low:
+            self.fns = FNS_LOW_SWAPS if swapping else FNS_LOW_CELLS
+        else:
+            self.fns = (FNS_LOC_TWIST if loc and k > 1 else FNS_LOC if loc
+                        else FNS_SWAPS if swapping else FNS_CELLS)
 
     def _builtin_heuristics(self):
         return ()

@@ -32,7 +32,8 @@ from ..core.jit import jit, kernel
 from ..core import memory
 from ..core.contract import ILLEGAL, UNSEEN
 from ..core.errors import SearchLimitError
-from .workshare import biggest_first, filled, new_counter, start_threads, take, total, workers
+from .workshare import (biggest_first, filled, new_counter, prefetch, start_threads, take,
+                        total, workers)
 
 #: Table entries per parallel work item.
 CHUNK = 1 << 14
@@ -57,17 +58,38 @@ _ONES = np.uint64(0x0101010101010101)
 _HIGHS = np.uint64(0x8080808080808080)
 
 
+#: Children the table scan collects (their entries prefetched) before it looks at them.
+BATCH = 32
+
+
+@jit
+def _mark_batch(kids, nk, dist, nxt):
+    """Give each unseen rank of ``kids[:nk]`` the depth ``nxt``; returns how many it gave."""
+    marked = 0
+    for k in range(nk):
+        r2 = kids[k]
+        if dist[r2] == UNSEEN:
+            dist[r2] = nxt
+            marked += 1
+    return marked
+
+
 @kernel
 def _expand_range(lo, hi, dist, words, depth, fns, p):
     """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``. ``words`` is ``dist``
     seen as ``uint64``: eight entries are skipped at once when none of them equals ``depth``
-    (most of a big table, in most layers).
+    (most of a big table, in most layers). A child's rank comes from ``rank_after`` (given
+    its parent's rank). Children are collected :data:`BATCH` at a time, their entries
+    prefetched as their ranks are computed, and only then looked at: the cache misses overlap,
+    and no branch on a table entry waits for one.
 
     Returns (positions of depth ``depth`` found, neighbours newly marked ``depth + 1``,
     moves found illegal): the children generated are ``found * n_moves - illegal``, with no
     count in the innermost loop."""
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
+    kids = np.empty(BATCH + p.n_moves, dtype=np.int64)
+    nk = 0
     found = 0
     marked = 0
     illegal = 0
@@ -91,13 +113,17 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
             if fns.step(state, m, p) == ILLEGAL:
                 illegal += 1
                 continue
-            r2 = fns.rank(state, p)
-            if dist[r2] == UNSEEN:
-                dist[r2] = nxt
-                marked += 1
+            r2 = fns.rank_after(state, m, r, p)
+            prefetch(dist, r2)
+            kids[nk] = r2
+            nk += 1
             for j in range(p.state_len):  # back to the parent (a copy: cheaper than a move)
                 state[j] = base[j]
+        if nk >= BATCH:
+            marked += _mark_batch(kids, nk, dist, nxt)
+            nk = 0
         r += 1
+    marked += _mark_batch(kids, nk, dist, nxt)
     return found, marked, illegal
 
 
@@ -152,7 +178,7 @@ def _expand_range_up(lo, hi, dist, words, depth, fns, p):
             if fns.step(state, m, p) == ILLEGAL:
                 continue
             made += 1
-            hit = dist[fns.rank(state, p)] == depth
+            hit = dist[fns.rank_after(state, m, r, p)] == depth
             for j in range(p.state_len):
                 state[j] = base[j]
             if hit:
