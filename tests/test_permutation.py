@@ -120,11 +120,11 @@ def test_rank_unrank_round_trips():
             assert np.array_equal(again, buf)
 
 
-def _searches_agree(puz, table, start):
+def _searches_agree(puz, table, start, methods=("bfs", "bidir", "iddfs", "idastar", "astar")):
     """Every method solves ``start`` in the table's depth, and its moves reach the goal;
     returns that depth."""
     d = table.depth(start)
-    for method in ("bfs", "bidir", "iddfs", "idastar", "astar"):
+    for method in methods:
         res = solve(puz, start, method=method, threads=1)
         assert res.length == d, method
         assert puz.replay(start, res.moves)[-1] == sorted(start)
@@ -172,8 +172,9 @@ def test_scanned_tables_rank_by_cell(monkeypatch):
     table = layers(pancake, list(range(1, 8)))
     assert table.counts == want
     rng = np.random.default_rng(7)
-    for _ in range(4):
-        _searches_agree(pancake, table, [int(x) + 1 for x in rng.permutation(7)])
+    for _ in range(4):  # the searches that rank positions (the others only step them)
+        _searches_agree(pancake, table, [int(x) + 1 for x in rng.permutation(7)],
+                        ("bfs", "bidir"))
     want, _ = plain_layers((tuple(range(1, 8)), (0,) * 7),
                            [(src, [0] * 7) for src in ([1, 2, 0, 3, 4, 5, 6],
                                                        [2, 0, 1, 3, 4, 5, 6],
