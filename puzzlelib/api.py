@@ -662,8 +662,9 @@ def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_dep
     if n is not None:
         with layer_bar(_auto_progress(progress, n), n, f"{space.label} layers",
                        progress) as update, _on_threads(n_threads):
+            params = space.params if space.layer_kernel == "lists" else space.scan_params()
             res = _layered.layered_bfs(
-                space.fns, space.params, n, [int(space.fns.rank(state, space.params))],
+                space.fns, params, n, [int(space.fns.rank(state, space.params))],
                 progress=update, buckets=space.buckets, kernel=space.layer_kernel,
                 kfns=space.lkfns,
                 max_depth=max_depth)

@@ -10,7 +10,7 @@ from numba import njit, typeof
 
 from puzzlelib.core import jit as _numba_cache
 from puzzlelib.core.contract import DomainFns
-from puzzlelib.domains import blocks, rotation, sliding
+from puzzlelib.domains import blocks, permutation, rotation, sliding
 from puzzlelib.search import bidirectional, idastar, layered
 from puzzlelib.search.workshare import workers
 
@@ -18,7 +18,9 @@ from puzzlelib.search.workshare import workers
 def test_domain_functions_have_the_same_id_in_every_process():
     assert sliding._step._uuid == "puzzlelib:puzzlelib.domains.sliding._step"
     assert rotation.FNS.step._uuid == "puzzlelib:puzzlelib.domains.rotation._step"
-    ids = [f._uuid for bundle in (sliding.FNS, rotation.FNS, blocks.FNS) for f in bundle]
+    ids = [f._uuid for bundle in (sliding.FNS, rotation.FNS, blocks.FNS, permutation.FNS_LOW_SWAPS)
+           for f in bundle if f is not None]  # (optional functions: None)
+    assert permutation.FNS_LOW_SWAPS.rank_from._uuid.endswith("permutation._rank_from_low")
     assert all(u.startswith(_numba_cache.PREFIX) for u in ids)
 
 

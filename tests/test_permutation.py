@@ -150,6 +150,8 @@ def test_scanned_tables_rank_by_cell(monkeypatch):
     assert list(pancake.params.top) == [1, 2, 3, 4, 5, 6]  # flip k changes cells 0..k-1
     for puz in (pancake, gap, cycles):
         p, f = puz.params, puz.fns
+        scan = puz.scan_params()  # with the tables of children: every move here has one
+        assert (scan.kid_off >= 0).all() and (p.kid_off == -1).all()
         buf = np.empty(p.state_len, dtype=np.uint8)
         child = np.empty(p.state_len, dtype=np.uint8)
         seen = set()
@@ -163,6 +165,9 @@ def test_scanned_tables_rank_by_cell(monkeypatch):
                 f.step(child, m, p)
                 # from the parent's rank, reading only the cells the move changed
                 assert f.rank_after(child, m, r, p) == f.rank(child, p)
+                # from the parent's rank alone, by the move's table (none: -1)
+                assert f.rank_from(r, m, scan) == f.rank(child, p)
+                assert f.rank_from(r, m, p) == -1
                 if puz is pancake:  # a flip of the top k stays within k! ranks
                     k = m + 2
                     assert f.rank(child, p) // math.factorial(k) == r // math.factorial(k)
@@ -183,6 +188,27 @@ def test_scanned_tables_rank_by_cell(monkeypatch):
                                                        [0, 2, 1, 3, 4, 5, 6],
                                                        [0, 1, 3, 2, 4, 5, 6])])
     assert layers(cycles, threads=2).counts == want
+    # tables for the moves within the first four cells only: the scan makes the position for
+    # the others (pancakes: flips of 5 to 7; cycles: s and t)
+    monkeypatch.setattr(permutation, "CHILD_TABLE_MAX", 24)
+    pancake, _, cycles = _low_form_cases()
+    assert list(pancake.scan_params().kid_off >= 0) == [True] * 3 + [False] * 3
+    assert list(cycles.scan_params().kid_off >= 0) == [True, True, False, False, True, True]
+    assert layers(cycles, threads=2).counts == want
+    want, _ = plain_layers((tuple(range(1, 8)), (0,) * 7), flips(7))
+    assert layers(pancake, list(range(1, 8)), threads=2).counts == want
+
+
+def test_remainders_by_factorials_without_division():
+    rng = np.random.default_rng(5)
+    for w in range(1, 21):
+        f = math.factorial(w)
+        near = [q * f + d for q in (1, 2, 2**52 // f, 2**62 // f) for d in (-1, 0, 1)]
+        for r in [0, 1, f - 1, 2**52 - 1, 2**52, *near,
+                  *(int(x) for x in rng.integers(0, 2**52, 40)),
+                  *(int(x) for x in rng.integers(2**52, 2**62, 10))]:
+            if 0 <= r < 2**62:
+                assert permutation._mod_factorial(r, w) == r % f, (r, w)
 
 
 def test_every_search_agrees_with_the_table():

@@ -24,6 +24,13 @@ are written once and only ever call the domain's jitted functions, bundled in a
     The rank of ``state`` just reached by move ``m`` from the position of rank ``r``. Equal to
     ``rank(state, params)``; a domain that can do better from the parent's rank (sliding tiles:
     a horizontal move only shifts the rank by a constant) makes breadth-first search faster.
+``rank_from(r, m, params) -> int`` (optional)
+    The rank of the child that move ``m`` makes from the position of rank ``r``, worked out
+    from the rank alone, or -1 where the domain needs the position for this move (or the move
+    is not legal there). The scan of a whole distance table (:mod:`puzzlelib.search.layered`)
+    then makes a position only for the moves that return -1; its bottom-up layers look at the
+    other children first. Permutation puzzles ranked from their first cell answer from a table
+    for moves that change only the first few cells.
 
 Every ``params`` namedtuple starts with three fields the kernels read:
 ``state_len`` (bytes per state), ``n_moves`` and ``bound_step`` (2 when every cycle of moves has
@@ -106,7 +113,9 @@ ILLEGAL = -(1 << 40)
 UNSEEN = 255
 
 DomainFns = namedtuple(
-    "DomainFns", ["step", "inverse", "is_goal", "heuristic", "rank", "unrank", "rank_after"]
+    "DomainFns",
+    ["step", "inverse", "is_goal", "heuristic", "rank", "unrank", "rank_after", "rank_from"],
+    defaults=[None],
 )
 
 

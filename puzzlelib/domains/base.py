@@ -86,6 +86,12 @@ class Puzzle:
         """The size of the perfect hash's range, or None when there is none."""
         return None
 
+    def scan_params(self):
+        """``params`` for a scan of the whole distance table (:func:`~puzzlelib.layers` when
+        the layers are not kept as lists): a domain may add tables there that only such a scan
+        pays back (the same numba type as ``params``)."""
+        return self.params
+
     def kernel_arguments(self):
         """The objects the kernels receive from this puzzle (``params`` and the bundles of
         functions): their numba types are worked out once before a search is timed."""

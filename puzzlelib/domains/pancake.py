@@ -14,8 +14,8 @@ import numpy as np
 
 from ..core.contract import DomainFns, domain_fn
 from ..core.errors import PuzzleError
-from .permutation import (RANK_NONE, PermutationPuzzle, _heuristic, _inverse, _is_goal,
-                          _rank_after_cells, _rank_after_low, _rank_cells, _rank_low,
+from .permutation import (RANK_NONE, PermutationPuzzle, _rank_from_low, _heuristic, _inverse,
+                          _is_goal, _rank_after_cells, _rank_after_low, _rank_cells, _rank_low,
                           _unrank_cells, _unrank_low, reverse)
 
 #: The largest stack (the state's bytes hold one pancake each).
@@ -65,7 +65,7 @@ def _flip_gap(state, j, p):
 FNS_GAP = DomainFns(_flip_gap, _inverse, _is_goal, _heuristic, _rank_cells, _unrank_cells,
                     _rank_after_cells)
 FNS_GAP_RANKED = DomainFns(_flip_gap, _inverse, _is_goal, _heuristic, _rank_low, _unrank_low,
-                           _rank_after_low)
+                           _rank_after_low, _rank_from_low)
 
 
 def flips(n):

@@ -41,8 +41,10 @@ import math
 from collections import namedtuple
 
 import numpy as np
+from numba import prange
 
 from ..core.contract import DomainFns, domain_fn
+from ..core.jit import kernel
 from ..core.errors import PuzzleError, UnsolvableError
 from ..core.hashing import (FACTORIALS, MAX_RANK_N, _popcount, divmod_fast, multiset_radix,
                             multiset_rank_skip_long,
@@ -53,6 +55,10 @@ from .base import Puzzle
 #: Tables of at least this many positions are searched by scanning the table, layer by layer,
 #: in parallel (:mod:`puzzlelib.search.layered`): the layer lists would not fit.
 LISTS_MAX_RANKS = 1 << 26
+
+#: The largest table of children (:func:`child_tables`), in entries: moves that change only
+#: the first ``w`` cells get one when ``w!`` is at most this (a pancake flip of up to 10).
+CHILD_TABLE_MAX = 1 << 22
 
 #: How the moving pieces are ranked (``params.rkind``).
 RANK_PERM, RANK_EVEN, RANK_MULTISET, RANK_NONE = 0, 1, 2, 3
@@ -88,7 +94,12 @@ PermParams = namedtuple(
         "hdata",  # what the heuristic reads (its tables), int64
         "htab",  # uint8 tables for it (pattern databases)
         "top",  # top[j]: the last state index move j changes (see _rank_after_low)
+        # the low form's tables of children (see _rank_from_low and child_tables)
+        "kid_off",  # kid_off[j]: where move j's table starts in kid_delta, or -1 (none; until
+        # scan_params, every move)
+        "kid_delta",  # int32: a child's rank less its parent's, by the parent's r % w!
     ],
+    defaults=[np.zeros(1, dtype=np.int32)],
 )
 
 
@@ -289,18 +300,25 @@ def reverse(state, a, b):
 
 
 @domain_fn
+def _low_sum(state, w):
+    """The low form's rank of cells ``0..w-1`` alone: cell ``t``'s digit (the pieces before it
+    that are smaller than its own) times ``t!``."""
+    seen = np.int64(0)
+    r = np.int64(0)
+    for t in range(w):
+        v = np.int64(state[t])
+        r += _popcount(seen & ((np.int64(1) << v) - 1)) * FACTORIALS[t]
+        seen |= np.int64(1) << v
+    return r
+
+
+@domain_fn
 def _rank_low(state, p):
     """The cell form's rank of distinct pieces (tables too large for layer lists): the Lehmer
     code read from the first cell, so that cell ``t``'s digit (the pieces before it that are
     smaller than its own) weighs ``t!`` and the last moving cell's is the most significant.
     A move that changes only cells ``0..b`` changes only the digits below ``(b + 1)!``."""
-    seen = np.int64(0)
-    r = np.int64(0)
-    for t in range(p.m):
-        v = np.int64(state[t])
-        r += _popcount(seen & ((np.int64(1) << v) - 1)) * FACTORIALS[t]
-        seen |= np.int64(1) << v
-    return r
+    return _low_sum(state, p.m)
 
 
 @domain_fn
@@ -320,13 +338,41 @@ def _rank_after_low(state, j, r, p):
     within ``k!`` ranks of its parent (mostly in the processor's caches)."""
     b = p.top[j]  # (the last moving cell: low = r, and every cell is read)
     _, low = divmod_fast(r, FACTORIALS[b + 1])
-    r -= low
-    seen = np.int64(0)
-    for t in range(b + 1):
-        v = np.int64(state[t])
-        r += _popcount(seen & ((np.int64(1) << v) - 1)) * FACTORIALS[t]
-        seen |= np.int64(1) << v
-    return r
+    return r - low + _low_sum(state, b + 1)
+
+
+#: Reciprocals of the factorials, for :func:`_mod_factorial`.
+_INV_FACTORIALS = 1.0 / FACTORIALS.astype(np.float64)
+
+
+@domain_fn
+def _mod_factorial(r, w):
+    """``r % w!`` for ``r >= 0``, below ``2**52`` without a division: the quotient from a
+    floating-point product with ``1 / w!`` is off by at most one, and the remainder is put
+    right."""
+    f = FACTORIALS[w]
+    if r >= 1 << 52:
+        return divmod_fast(r, f)[1]
+    q = np.int64(np.float64(r) * _INV_FACTORIALS[w])
+    low = r - q * f
+    if low < 0:
+        low += f
+    elif low >= f:
+        low -= f
+    return low
+
+
+@domain_fn
+def _rank_from_low(r, j, p):
+    """``DomainFns.rank_from`` of the low form. A move that changes only cells ``0..w-1``
+    rearranges the pieces there among themselves, so its child's digits below ``w!`` depend
+    only on its parent's (``r % w!``), and the digits above are the parent's: the child's rank
+    is ``r + kid_delta[kid_off[j] + r % w!]`` for a move with a table (:func:`child_tables`),
+    and -1 (make the position) for the others."""
+    off = p.kid_off[j]
+    if off < 0:
+        return np.int64(-1)
+    return r + p.kid_delta[off + _mod_factorial(r, p.top[j] + 1)]
 
 
 @domain_fn
@@ -337,6 +383,59 @@ def _rank_after_loc(state, j, r, p):
 @domain_fn
 def _rank_after_cells(state, j, r, p):
     return _rank_cells(state, p)
+
+
+@kernel(parallel=True)
+def _fill_child_table(dest, w, out):
+    """``out[s]`` for ``s < w!``: the low form's rank of cells ``0..w-1`` after a move that
+    carries the piece of cell ``c`` to ``dest[c]``, from the arrangement whose rank there is
+    ``s``, less ``s``."""
+    n = out.shape[0]
+    n_chunks = (n + 4095) // 4096
+    for c in prange(n_chunks):
+        cells = np.empty(w, dtype=np.uint8)
+        kid = np.empty(w, dtype=np.uint8)
+        for s in range(c * 4096, min(n, c * 4096 + 4096)):
+            # the arrangement: cell t holds the digit_t-th smallest of the pieces not placed
+            # in the cells after it (digit_t = s // t! % (t + 1))
+            free = (np.int64(1) << w) - 1
+            for t in range(w - 1, -1, -1):
+                d = (s // FACTORIALS[t]) % (t + 1)
+                v = 0
+                while True:
+                    if (free >> v) & 1:
+                        if d == 0:
+                            break
+                        d -= 1
+                    v += 1
+                cells[t] = v
+                free &= ~(np.int64(1) << v)
+            for t in range(w):
+                kid[dest[t]] = cells[t]
+            out[s] = _low_sum(kid, w) - s
+
+
+def child_tables(params):
+    """The tables of :func:`_rank_from_low` for a low-form puzzle's ``params``: (``kid_off``,
+    ``kid_delta``). Moves that change only cells ``0..w-1`` with ``w!`` at
+    most :data:`CHILD_TABLE_MAX` get one; moves that do the same to those cells share it."""
+    kid_off = np.full(params.n_moves, -1, dtype=np.int64)
+    parts, made = [], {}
+    size = 0
+    for j in range(params.n_moves):
+        w = int(params.top[j]) + 1
+        if math.factorial(w) > CHILD_TABLE_MAX:
+            continue
+        key = tuple(int(c) for c in params.dest[j, :w])
+        if key not in made:
+            table = np.empty(math.factorial(w), dtype=np.int32)
+            _fill_child_table(params.dest[j, :w].astype(np.int64), w, table)
+            made[key] = size
+            parts.append(table)
+            size += len(table)
+        kid_off[j] = made[key]
+    delta = np.concatenate(parts) if parts else np.zeros(1, dtype=np.int32)
+    return kid_off, delta
 
 
 #: The functions of each form: location form, with and without orientations; cell form
@@ -352,9 +451,9 @@ FNS_SWAPS = DomainFns(_step_swaps, _inverse, _is_goal, _heuristic, _rank_cells, 
 #: Distinct pieces without orientations whose table is scanned (``LISTS_MAX_RANKS`` ranks or
 #: more): cell form, ranked by :func:`_rank_low`; moves as swaps or as cycles.
 FNS_LOW_SWAPS = DomainFns(_step_swaps, _inverse, _is_goal, _heuristic, _rank_low, _unrank_low,
-                          _rank_after_low)
+                          _rank_after_low, _rank_from_low)
 FNS_LOW_CELLS = DomainFns(_step_cells, _inverse, _is_goal, _heuristic, _rank_low, _unrank_low,
-                          _rank_after_low)
+                          _rank_after_low, _rank_from_low)
 
 
 @domain_fn
@@ -705,7 +804,7 @@ class PermutationPuzzle(Puzzle):
             hpos, n_moves, 1, n, m, k, loc, dest, tadd, cyc, cyc_len,
             np.array(starts, dtype=np.int64), swaps, n_swaps, inv, goal, hpos, rkind, cls,
             counts, radix, weights, odig, k ** odig, no_heuristic, np.zeros(1, dtype=np.int64),
-            np.zeros(1, dtype=np.uint8), top)
+            np.zeros(1, dtype=np.uint8), top, np.full(n_moves, -1, dtype=np.int64))
         if low:
             self.fns = FNS_LOW_SWAPS if swapping else FNS_LOW_CELLS
         else:
@@ -714,6 +813,16 @@ class PermutationPuzzle(Puzzle):
 
     def _builtin_heuristics(self):
         return ()
+
+    def scan_params(self):
+        """``params`` with the tables of children (:func:`child_tables`) where the functions
+        use them (the low form), made at the first call and kept."""
+        if self.fns.rank_from is None:
+            return self.params
+        tables = self.__dict__.get("_child_tables")
+        if tables is None:
+            tables = self._child_tables = child_tables(self.params)
+        return self.params._replace(kid_off=tables[0], kid_delta=tables[1])
 
     # -- what the searches read -------------------------------------------------------------
     @property

@@ -18,14 +18,15 @@ until reached); the table decides what is new, one byte per position. Two ways t
   :data:`PARALLEL_MIN_LAYER` positions are expanded on one thread; unless a progress bar is
   shown, many layers are made in one call.
 - **Table scan**, for domains without buckets and tables of :data:`PARALLEL_MIN_TABLE` or
-  more: ``prange`` over chunks of the table, unranking each entry equal to ``d``. A thread only
+  more: ``prange`` over chunks of the table, unranking each entry equal to ``d`` (unless the
+  domain's ``rank_from`` gives every neighbour's rank from its own). A thread only
   ever writes ``d + 1`` into an unseen entry, so two threads racing on one entry write the same
   byte; entries equal to ``d`` are never written during the layer, so counting them while
   scanning is exact.
 """
 
 import numpy as np
-from numba import prange
+from numba import prange, types
 from numba.extending import overload
 
 from ..core.jit import jit, kernel
@@ -74,14 +75,38 @@ def _mark_batch(kids, nk, dist, nxt):
     return marked
 
 
+def _rank_from(fns, r, m, p):
+    """The domain's ``rank_from`` where it offers one, else -1 (chosen when compiling)."""
+
+
+@overload(_rank_from, jit_options={"_nrt": False})
+def _choose_rank_from(fns, r, m, p):
+    if isinstance(fns[7], types.NoneType):
+        return lambda fns, r, m, p: np.int64(-1)
+    return lambda fns, r, m, p: fns.rank_from(r, m, p)
+
+
+def _has_rank_from(fns):
+    """Whether the domain offers ``rank_from`` (a constant when compiling: the kernels keep
+    their plain loop for the domains that do not)."""
+
+
+@overload(_has_rank_from, jit_options={"_nrt": False})
+def _choose_has_rank_from(fns):
+    has = not isinstance(fns[7], types.NoneType)
+    return lambda fns: has
+
+
 @kernel
 def _expand_range(lo, hi, dist, words, depth, fns, p):
     """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``. ``words`` is ``dist``
     seen as ``uint64``: eight entries are skipped at once when none of them equals ``depth``
-    (most of a big table, in most layers). A child's rank comes from ``rank_after`` (given
-    its parent's rank). Children are collected :data:`BATCH` at a time, their entries
-    prefetched as their ranks are computed, and only then looked at: the cache misses overlap,
-    and no branch on a table entry waits for one.
+    (most of a big table, in most layers). Children's ranks come from the domain's
+    ``rank_from`` where it answers, else from ``unrank``, ``step`` and ``rank_after`` (given
+    the parent's rank), the position made only for the moves ``rank_from`` leaves. Children are
+    collected :data:`BATCH` at a time, their entries prefetched as their ranks are made, and
+    only then looked at: the cache misses overlap, and no branch on a table entry waits for
+    one.
 
     Returns (positions of depth ``depth`` found, neighbours newly marked ``depth + 1``,
     moves found illegal): the children generated are ``found * n_moves - illegal``, with no
@@ -89,6 +114,7 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
     kids = np.empty(BATCH + p.n_moves, dtype=np.int64)
+    todo = np.empty(p.n_moves, dtype=np.int64)  # the moves rank_from leaves
     nk = 0
     found = 0
     marked = 0
@@ -106,19 +132,35 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
             r += 1
             continue
         found += 1
-        fns.unrank(r, p, base)
-        for j in range(p.state_len):
-            state[j] = base[j]
-        for m in range(p.n_moves):
-            if fns.step(state, m, p) == ILLEGAL:
-                illegal += 1
-                continue
-            r2 = fns.rank_after(state, m, r, p)
-            prefetch(dist, r2)
-            kids[nk] = r2
-            nk += 1
-            for j in range(p.state_len):  # back to the parent (a copy: cheaper than a move)
+        # (written out here: a helper inlined by numba, given params, would count the
+        # references of all its arrays on every position)
+        rest = p.n_moves
+        if _has_rank_from(fns):
+            rest = 0
+            for m in range(p.n_moves):
+                c = _rank_from(fns, r, m, p)
+                if c >= 0:
+                    prefetch(dist, c)
+                    kids[nk] = c
+                    nk += 1
+                else:
+                    todo[rest] = m
+                    rest += 1
+        if rest > 0:
+            fns.unrank(r, p, base)
+            for j in range(p.state_len):
                 state[j] = base[j]
+            for t in range(rest):
+                m = todo[t] if _has_rank_from(fns) else t
+                if fns.step(state, m, p) == ILLEGAL:
+                    illegal += 1
+                    continue
+                c = fns.rank_after(state, m, r, p)
+                prefetch(dist, c)
+                kids[nk] = c
+                nk += 1
+                for j in range(p.state_len):  # back to the parent (a copy: cheaper than a move)
+                    state[j] = base[j]
         if nk >= BATCH:
             marked += _mark_batch(kids, nk, dist, nxt)
             nk = 0
@@ -156,6 +198,7 @@ def _expand_range_up(lo, hi, dist, words, depth, fns, p):
     Returns (positions examined, positions marked, children made)."""
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
+    todo = np.empty(p.n_moves, dtype=np.int64)  # the moves rank_from leaves
     examined = 0
     marked = 0
     made = 0
@@ -171,20 +214,38 @@ def _expand_range_up(lo, hi, dist, words, depth, fns, p):
             r += 1
             continue
         examined += 1
-        fns.unrank(r, p, base)
-        for j in range(p.state_len):
-            state[j] = base[j]
-        for m in range(p.n_moves):
-            if fns.step(state, m, p) == ILLEGAL:
-                continue
-            made += 1
-            hit = dist[fns.rank_after(state, m, r, p)] == depth
+        # the children that rank_from gives (no position made) first, then the others
+        rest = p.n_moves
+        hit = False
+        if _has_rank_from(fns):
+            rest = 0
+            for m in range(p.n_moves):
+                c = _rank_from(fns, r, m, p)
+                if c < 0:
+                    todo[rest] = m
+                    rest += 1
+                    continue
+                made += 1
+                if dist[c] == depth:
+                    hit = True
+                    break
+        if not hit and rest > 0:
+            fns.unrank(r, p, base)
             for j in range(p.state_len):
                 state[j] = base[j]
-            if hit:
-                dist[r] = nxt
-                marked += 1
-                break
+            for t in range(rest):
+                m = todo[t] if _has_rank_from(fns) else t
+                if fns.step(state, m, p) == ILLEGAL:
+                    continue
+                made += 1
+                hit = dist[fns.rank_after(state, m, r, p)] == depth
+                for j in range(p.state_len):
+                    state[j] = base[j]
+                if hit:
+                    break
+        if hit:
+            dist[r] = nxt
+            marked += 1
         r += 1
     return examined, marked, made
 
