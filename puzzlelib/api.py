@@ -293,10 +293,11 @@ def _solve_bfs(space, state, timer, threads, max_depth, max_states, progress, **
     n = _table_size(space, space.label) if goal is not None else None
     if n is not None:  # a distance table indexed by rank
         rg = int(space.fns.rank(goal, space.params))
+        params = space.params if space.layer_kernel == "lists" else space.scan_params()
         with layer_bar(_auto_progress(progress, n), n, f"{space.label} bfs", progress) as update, \
                 _on_threads(threads), timer.phase() as ph:
             res = _layered.layered_bfs(
-                space.fns, space.params, n, [int(space.fns.rank(state, space.params))],
+                space.fns, params, n, [int(space.fns.rank(state, space.params))],
                 stop_rank=rg, progress=update, buckets=space.buckets, kfns=space.lkfns,
                 max_depth=max_depth)
             reached = res.dist[rg] != UNSEEN
