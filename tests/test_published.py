@@ -108,3 +108,31 @@ def test_our_2x7_table_has_the_published_counts():
         near.append(len(nxt))
         frontier = nxt
     assert near == counts[:15]
+
+
+def test_our_pancake_13_table_has_the_published_pancake_number():
+    """The committed pancake-13 run (python -m puzzlelib layers --puzzle pancake --size 13
+    --json, a byte table of 6.2 GB): all 13! stacks, P(13) as OEIS A058986 gives it, and its
+    first layers as the plain breadth-first search in Python makes them."""
+    import json
+
+    rows = list(csv.DictReader(open(ROOT / "data" / "published" / "006_permutation_puzzles.csv")))
+    p13 = [int(r["published"]) for r in rows
+           if r["experiment"] == "pancake" and r["quantity"] == "P(n)" and r["n"] == "13"]
+    ours = json.loads((ROOT / "data" / "layers" / "pancake13.json").read_text())
+    assert p13 == [ours["max_depth"]] == [len(ours["counts"]) - 1]
+    assert sum(ours["counts"]) == ours["total"] == math.factorial(13)
+    assert ours["start"] == list(range(1, 14)) and ours["status"] == "complete"
+    assert ours["n_farthest"] == ours["counts"][-1] > 0
+    seen, frontier, near = {tuple(range(1, 14))}, [tuple(range(1, 14))], [1]
+    for _ in range(4):
+        nxt = []
+        for pos in frontier:
+            for k in range(2, 14):
+                child = pos[:k][::-1] + pos[k:]
+                if child not in seen:
+                    seen.add(child)
+                    nxt.append(child)
+        near.append(len(nxt))
+        frontier = nxt
+    assert near == ours["counts"][:5]
