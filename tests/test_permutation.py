@@ -212,6 +212,10 @@ def test_scanned_tables_rank_by_cell(monkeypatch):
     pancake, _, cycles = _low_form_cases()
     assert list(pancake.scan_params().kid_off >= 0) == [True] * 3 + [False] * 3
     assert list(cycles.scan_params().kid_off >= 0) == [True, True, False, False, True, True]
+    # or as many as fit a budget for all of them, the smallest first (2 + 6 + 24 entries)
+    monkeypatch.setattr(permutation, "CHILD_TABLE_MAX", 1 << 22)
+    monkeypatch.setattr(permutation, "CHILD_TABLES_MAX", 40)
+    assert list(_low_form_cases()[0].scan_params().kid_off >= 0) == [True] * 3 + [False] * 3
     assert layers(cycles, threads=2).counts == want
     want, _ = plain_layers((tuple(range(1, 8)), (0,) * 7), flips(7))
     assert layers(pancake, list(range(1, 8)), threads=2).counts == want

@@ -59,6 +59,8 @@ LISTS_MAX_RANKS = 1 << 26
 #: The largest table of children (:func:`child_tables`), in entries: moves that change only
 #: the first ``w`` cells get one when ``w!`` is at most this (a pancake flip of up to 10).
 CHILD_TABLE_MAX = 1 << 22
+#: All the tables of one puzzle together, in entries (4 bytes each): 64 MiB.
+CHILD_TABLES_MAX = 1 << 24
 
 #: How the moving pieces are ranked (``params.rkind``).
 RANK_PERM, RANK_EVEN, RANK_MULTISET, RANK_NONE = 0, 1, 2, 3
@@ -417,17 +419,20 @@ def _fill_child_table(dest, w, out):
 
 def child_tables(params):
     """The tables of :func:`_rank_from_low` for a low-form puzzle's ``params``: (``kid_off``,
-    ``kid_delta``). Moves that change only cells ``0..w-1`` with ``w!`` at
-    most :data:`CHILD_TABLE_MAX` get one; moves that do the same to those cells share it."""
+    ``kid_delta``). Moves that change only cells ``0..w-1`` with ``w!`` at most
+    :data:`CHILD_TABLE_MAX` get one, the smallest first, while all of them together stay within
+    :data:`CHILD_TABLES_MAX` entries; moves that do the same to those cells share one."""
     kid_off = np.full(params.n_moves, -1, dtype=np.int64)
     parts, made = [], {}
     size = 0
-    for j in range(params.n_moves):
+    for j in sorted(range(params.n_moves), key=lambda j: int(params.top[j])):
         w = int(params.top[j]) + 1
         if math.factorial(w) > CHILD_TABLE_MAX:
             continue
         key = tuple(int(c) for c in params.dest[j, :w])
         if key not in made:
+            if size + math.factorial(w) > CHILD_TABLES_MAX:
+                continue
             table = np.empty(math.factorial(w), dtype=np.int32)
             _fill_child_table(params.dest[j, :w].astype(np.int64), w, table)
             made[key] = size
