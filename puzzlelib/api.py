@@ -293,7 +293,7 @@ def _solve_bfs(space, state, timer, threads, max_depth, max_states, progress, **
     n = _table_size(space, space.label) if goal is not None else None
     if n is not None:  # a distance table indexed by rank
         rg = int(space.fns.rank(goal, space.params))
-        params = space.params if space.layer_kernel == "lists" else space.scan_params()
+        params = space.scan_params()  # (with tables that only a scan of the table uses)
         with layer_bar(_auto_progress(progress, n), n, f"{space.label} bfs", progress) as update, \
                 _on_threads(threads), timer.phase() as ph:
             res = _layered.layered_bfs(
@@ -663,7 +663,7 @@ def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_dep
     if n is not None:
         with layer_bar(_auto_progress(progress, n), n, f"{space.label} layers",
                        progress) as update, _on_threads(n_threads):
-            params = space.params if space.layer_kernel == "lists" else space.scan_params()
+            params = space.scan_params()  # (with tables that only a scan of the table uses)
             res = _layered.layered_bfs(
                 space.fns, params, n, [int(space.fns.rank(state, space.params))],
                 progress=update, buckets=space.buckets, kernel=space.layer_kernel,

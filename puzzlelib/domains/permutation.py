@@ -398,20 +398,8 @@ def _fill_child_table(dest, w, out):
         cells = np.empty(w, dtype=np.uint8)
         kid = np.empty(w, dtype=np.uint8)
         for s in range(c * 4096, min(n, c * 4096 + 4096)):
-            # the arrangement: cell t holds the digit_t-th smallest of the pieces not placed
-            # in the cells after it (digit_t = s // t! % (t + 1))
-            free = (np.int64(1) << w) - 1
-            for t in range(w - 1, -1, -1):
-                d = (s // FACTORIALS[t]) % (t + 1)
-                v = 0
-                while True:
-                    if (free >> v) & 1:
-                        if d == 0:
-                            break
-                        d -= 1
-                    v += 1
-                cells[t] = v
-                free &= ~(np.int64(1) << v)
+            perm_unrank(s, w, cells)  # the arrangement of low-form rank s (see _unrank_low)
+            reverse(cells, 0, w - 1)
             for t in range(w):
                 kid[dest[t]] = cells[t]
             out[s] = _low_sum(kid, w) - s
