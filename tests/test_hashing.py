@@ -1,4 +1,5 @@
-"""Rank/unrank round trips: exhaustive for n <= 9, random for n = 16 and 20."""
+"""Rank/unrank round trips: exhaustive for n <= 9, random for n = 16 and 20, and unrank against
+its definition for every n <= 16."""
 
 import itertools
 import math
@@ -56,6 +57,36 @@ def test_round_trip_random(n):
         assert out.tolist() == perm
         inversions = sum(perm[i] > perm[j] for i in range(n) for j in range(i + 1, n))
         assert parity == inversions % 2 == perm_parity(arr, n)
+
+
+def _plain_unrank(r, n):
+    """The permutation of rank ``r`` by the definition: digit ``i`` of ``r`` in the factorial
+    base picks the ``digit``-th smallest value left."""
+    pool, out = list(range(n)), []
+    for i in range(n):
+        digit, r = divmod(r, math.factorial(n - 1 - i))
+        out.append(pool.pop(digit))
+    return out
+
+
+@pytest.mark.parametrize("n", range(1, 17))
+def test_unrank_at_the_tables_seams(n):
+    # perm_unrank reads the last 7 values from one table (r % 7!), the 4 digits before them
+    # from another ((r // 7!) % (11! / 7!)) and divides for the rest: ranks on either side of
+    # every seam, and random ones, against the definition
+    total = math.factorial(n)
+    ranks = {0, total - 1}
+    for seam in (math.factorial(7), math.factorial(11), math.factorial(max(n - 1, 1))):
+        for k in range(0, total, max(seam, total // 40)):
+            ranks.update(x for x in (k - 1, k, k + 1) if 0 <= x < total)
+    rng = random.Random(100 + n)
+    ranks.update(rng.randrange(total) for _ in range(500))
+    out = np.empty(n, dtype=np.uint8)
+    for r in sorted(ranks):
+        parity = perm_unrank(r, n, out)
+        want = _plain_unrank(r, n)
+        inversions = sum(want[i] > want[j] for i in range(n) for j in range(i + 1, n))
+        assert (out.tolist(), parity) == (want, inversions % 2), r
 
 
 def test_extreme_ranks():

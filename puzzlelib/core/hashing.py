@@ -9,6 +9,7 @@ The parity of a permutation is the parity of the sum of its Lehmer digits (the d
 inversions), which the sliding-tile domain uses to rank only the reachable half.
 """
 
+import itertools
 import math
 
 import numpy as np
@@ -26,22 +27,44 @@ FACTORIALS = np.ones(MAX_RANK_N + 1, dtype=np.int64)
 for _i in range(2, MAX_RANK_N + 1):
     FACTORIALS[_i] = FACTORIALS[_i - 1] * _i
 
-#: :func:`perm_unrank` reads the last ``_LOW_N`` Lehmer digits of a rank from a table. (7, not
-#: more: the table, 20 KiB, is also compiled into GPU kernels, whose constant data is limited
-#: to 64 KiB.)
+#: :func:`perm_unrank` reads the last ``_LOW_N`` values of a permutation from a table. (7, not
+#: more: the table, 20 KiB, and the next one, 15.5 KiB, are also compiled into GPU kernels,
+#: whose constant data is limited to 64 KiB.)
 _LOW_N = 7
-#: ``_LOW_DIGITS[x]`` for ``x < 7!``: the factorial-base digits of ``x`` as 4-bit fields, the
-#: digit of weight ``(6 - j)!`` in bits ``4j``: the last 7 Lehmer digits of any rank ``r`` with
-#: ``r % 7! == x``.
-_LOW_DIGITS = np.zeros(FACTORIALS[_LOW_N], dtype=np.uint32)
-for _j in range(_LOW_N):
-    _w = FACTORIALS[_LOW_N - 1 - _j]
-    _LOW_DIGITS |= (((np.arange(FACTORIALS[_LOW_N]) // _w) % (_LOW_N - _j)).astype(np.uint32)
-                    << np.uint32(4 * _j))
-#: ``k! / 7!`` for ``k >= 7``: the weights of the Lehmer digits before the last 7, in units of 7!.
-_HIGH_WEIGHTS = np.ones(MAX_RANK_N + 1, dtype=np.int64)
-for _i in range(_LOW_N, MAX_RANK_N + 1):
-    _HIGH_WEIGHTS[_i] = FACTORIALS[_i] // FACTORIALS[_LOW_N]
+#: ``_LOW_PERMS[x]`` for ``x < 7!``: the permutation of ``0..6`` of rank ``x``, its item ``j``
+#: in bits ``4j``, and its parity in bit 28. The last 7 Lehmer digits of any rank ``r`` with
+#: ``r % 7! == x`` arrange the 7 values left after the digits before them in this order, so
+#: each of the last 7 values is read from the pool at once, none waiting for another.
+def _low_perms():
+    perms = np.array(list(itertools.permutations(range(_LOW_N))), dtype=np.uint32)  # rank order
+    out = np.zeros(len(perms), dtype=np.uint32)
+    parity = np.zeros(len(perms), dtype=np.uint32)
+    for j in range(_LOW_N):
+        out |= perms[:, j] << np.uint32(4 * j)
+        for k in range(j + 1, _LOW_N):
+            parity ^= (perms[:, j] > perms[:, k]).astype(np.uint32)
+    return out | (parity << np.uint32(28))
+
+
+_LOW_PERMS = _low_perms()
+#: The 4 Lehmer digits before those 7 (weights ``7!`` to ``10!``) come from a second table,
+#: :data:`_MID_DIGITS`, of ``(r // 7!) % (11! / 7!)``.
+_MID_N = 4
+_MID_SIZE = int(FACTORIALS[_LOW_N + _MID_N] // FACTORIALS[_LOW_N])  # 7920
+_LOW_SIZE = int(FACTORIALS[_LOW_N])  # 5040
+#: ``_MID_DIGITS[x]`` for ``x < 11!/7!``: the digits of ``x * 7!`` of weights ``10!`` down to
+#: ``7!``, the digit of weight ``(10 - j)!`` in bits ``4j``.
+_MID_DIGITS = np.zeros(_MID_SIZE, dtype=np.uint16)
+for _j in range(_MID_N):
+    _k = _LOW_N + _MID_N - 1 - _j  # the digit of weight k! takes values 0..k
+    _w = FACTORIALS[_k] // FACTORIALS[_LOW_N]
+    _MID_DIGITS |= (((np.arange(_MID_SIZE) // _w) % (_k + 1)).astype(np.uint16)
+                    << np.uint16(4 * _j))
+#: ``k! / 11!`` for ``k >= 11``: the weights of the Lehmer digits before the last 11, in units
+#: of 11!.
+_TOP_WEIGHTS = np.ones(MAX_RANK_N + 1, dtype=np.int64)
+for _i in range(_LOW_N + _MID_N, MAX_RANK_N + 1):
+    _TOP_WEIGHTS[_i] = FACTORIALS[_i] // FACTORIALS[_LOW_N + _MID_N]
 
 
 def check_rank_size(n):
@@ -145,7 +168,7 @@ def perm_rank_skip(seq, length, skip, shift):
     return r
 
 
-@jit
+@jit(_nrt=False)  # (allocates nothing: no reference counts on the arrays passed)
 def perm_rank(perm, n):
     """Lexicographic rank of ``perm[0:n]``, a permutation of ``0..n-1``, in ``0..n!-1``."""
     return perm_rank_skip(perm, n, -1, 0)
@@ -165,37 +188,53 @@ def _pick(pool, digit, out, i):
     return low | ((pool >> shift) >> np.uint64(4)) << shift
 
 
-@jit
+@jit(_nrt=False)  # (allocates nothing: no reference counts on the arrays passed)
 def perm_unrank(r, n, out):
     """Write into ``out[0:n]`` the permutation of ``0..n-1`` whose rank is ``r``; return its
     parity (0 even, 1 odd).
 
     Digit ``i`` picks the ``digit``-th smallest value not used yet. For ``n <= 16`` the unused
     values sit as 4-bit fields of one 64-bit word, so picking and removing one is a few shifts
-    and masks, with no branch; the last 7 digits come from one table lookup of ``r % 7!``
-    (:data:`_LOW_DIGITS`) and only the ones before take a division each. Larger ``n`` falls
-    back to a division per digit and a bit-mask walk.
+    and masks, with no branch; the last 7 values come from one table lookup of ``r % 7!``
+    (:data:`_LOW_PERMS`), the 4 before them from a second (:data:`_MID_DIGITS`), and only
+    the ones before those (``n > 11``) take a division each. Larger ``n`` falls back to a
+    division per digit and a bit-mask walk.
     """
     parity = 0
     if n <= 16:
         pool = _NIBBLES
         i = 0
         if n > _LOW_N:
-            high, low = divmod_fast(r, FACTORIALS[_LOW_N])
-            for i in range(n - _LOW_N):
-                digit, high = divmod_fast(high, _HIGH_WEIGHTS[n - 1 - i])
-                parity ^= digit & 1
+            high, low = divmod_fast(r, _LOW_SIZE)
+            mid_first = 0
+            if n > _LOW_N + _MID_N:
+                top, mid = divmod_fast(high, _MID_SIZE)
+                for i in range(n - _LOW_N - _MID_N - 1):  # the last of these is what is left
+                    digit, top = divmod_fast(top, _TOP_WEIGHTS[n - 1 - i])
+                    parity ^= digit & 1
+                    pool = _pick(pool, digit, out, i)
+                i = n - _LOW_N - _MID_N - 1
+                parity ^= top & 1
+                pool = _pick(pool, top, out, i)
+                i += 1
+            else:
+                mid = high
+                mid_first = _LOW_N + _MID_N - n
+            digits = np.uint64(_MID_DIGITS[mid])
+            for j in range(mid_first, _MID_N):
+                digit = (digits >> np.uint64(4 * j)) & np.uint64(15)
+                parity ^= np.int64(digit) & 1
                 pool = _pick(pool, digit, out, i)
-            i = n - _LOW_N
+                i += 1
             first = 0
         else:
             low = r
             first = _LOW_N - n
-        digits = np.uint64(_LOW_DIGITS[low])
+        perm = np.uint64(_LOW_PERMS[low])
+        parity ^= np.int64(perm >> np.uint64(28)) & 1
         for j in range(first, _LOW_N):
-            digit = (digits >> np.uint64(4 * j)) & np.uint64(15)
-            parity ^= np.int64(digit) & 1
-            pool = _pick(pool, digit, out, i)
+            at = (perm >> np.uint64(4 * j)) & np.uint64(15)  # (at >= first when n < 7)
+            out[i] = ((pool >> (at << np.uint64(2))) & np.uint64(15)) - np.uint64(first)
             i += 1
         return parity
     used = np.int64(0)
@@ -215,7 +254,7 @@ def perm_unrank(r, n, out):
     return parity
 
 
-@jit
+@jit(_nrt=False)  # (allocates nothing: no reference counts on the arrays passed)
 def perm_parity(perm, n):
     """Parity (0 even, 1 odd) of the permutation ``perm[0:n]`` of ``0..n-1``."""
     seen = np.int64(0)
@@ -330,7 +369,7 @@ def multiset_tables(cls, counts, ignore=None):
     return shift, update, weights
 
 
-@jit
+@jit(_nrt=False)  # (allocates nothing: no reference counts on the arrays passed)
 def multiset_rank(seq, length, shift, update, weights):
     """Rank of the arrangement ``seq[0:length]``, with the tables of :func:`multiset_tables`:
     at most 15 items in at most 8 classes (7 with an ignored value). One pass, no division, no
@@ -356,7 +395,7 @@ def multiset_rank(seq, length, shift, update, weights):
     return r
 
 
-@jit
+@jit(_nrt=False)  # (allocates nothing: no reference counts on the arrays passed)
 def multiset_rank_skip_long(seq, length, skip, cls, weights):
     """The multiset rank for any number of items and classes (``cls[v]``: the class of value
     ``v``; ``weights`` from :func:`multiset_weights`). Gives the same ranks as
@@ -386,7 +425,7 @@ def multiset_rank_skip_long(seq, length, skip, cls, weights):
     return r
 
 
-@jit
+@jit(_nrt=False)  # (allocates nothing: no reference counts on the arrays passed)
 def multiset_unrank(r, counts, radix, out):
     """Write into ``out[0:k]`` the classes of the arrangement of rank ``r`` (the inverse of
     :func:`multiset_rank`), ``k = sum(counts)``."""
