@@ -3,14 +3,15 @@ packed table (2 bits plus a frontier bit) against the byte table's layer lists, 
 Dask LocalCluster against the local kernel, on the same boards.
 
     python -m benchmarks scale [--repeat 3] [--big] [--workers 2] [--csv FILE]
-    python -m benchmarks scale --deep 42
+    python -m benchmarks scale --deep 42 [--save FOLDER]
 
 ``--big`` adds the 239.5-million-position boards (2x6 and 3x4: about a minute each for the
 tables, and many minutes each on Dask; ``--no-dask`` leaves Dask out).
 
 ``--deep D`` runs only the packed 2x7 table's first ``D`` layers (15.2 GiB; ``D = 42`` reaches
 323 million positions in about a minute here): the seconds of each of its last layers, where
-the table is as large as the whole run's and the layers are large enough to time.
+the table is as large as the whole run's and the layers are large enough to time. ``--save
+FOLDER`` saves every layer there as a long search does (the folder is deleted afterwards).
 """
 
 import argparse
@@ -58,9 +59,11 @@ def main(argv=None):
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--csv", default=None)
     ap.add_argument("--deep", type=int, default=None, metavar="D")
+    ap.add_argument("--save", default=None, metavar="FOLDER",
+                    help="with --deep: save every layer in FOLDER (deleted at the end)")
     args = ap.parse_args(argv)
     if args.deep is not None:
-        return _deep(args.deep, args.csv)
+        return _deep(args.deep, args.csv, args.save)
     boards = BOARDS + (BIG if args.big else [])
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"numba {numba.__version__}, {numba.get_num_threads()} threads")
@@ -115,8 +118,9 @@ def main(argv=None):
     return 0
 
 
-def _deep(depth, csv):
-    """The packed 2x7 table's first ``depth`` layers, each layer timed."""
+def _deep(depth, csv, save=None):
+    """The packed 2x7 table's first ``depth`` layers, each layer timed; ``save``: a folder to
+    save every layer in as a long search does (deleted at the end)."""
     start = "1 2 3 4 5 6 7 8 9 10 11 12 13 0"
     layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", table="packed", progress=False)  # compile
     times = [time.perf_counter()]
@@ -124,16 +128,25 @@ def _deep(depth, csv):
     def tick(d, count, total):
         times.append(time.perf_counter())
 
-    res = layers(SlidingPuzzle("2x7"), start, table="packed", checkpoint=False, progress=tick,
-                 max_depth=depth)
+    res = layers(SlidingPuzzle("2x7"), start, table="packed", checkpoint=save or False,
+                 progress=tick, max_depth=depth)
+    saved = 0
+    if save:
+        import shutil
+        from pathlib import Path
+        saved = sum(p.stat().st_size for p in Path(save).iterdir())
+        shutil.rmtree(save, ignore_errors=True)
     print(f"2x7 packed, first {depth} layers: {res.total:,} positions in "
-          f"{res.stats.seconds:.1f} s on {numba.get_num_threads()} threads")
+          f"{res.stats.seconds:.1f} s on {numba.get_num_threads()} threads"
+          + (f", every layer saved in {save} ({saved / 2**20:,.0f} MiB in all, "
+             f"{8 * saved / res.total:.2f} bits a position)" if save else ""))
     rows = []
     for d in range(max(1, depth - 3), depth + 1):
         sec = times[d] - times[d - 1]
         print(f"  layer {d}: {res.counts[d]:>12,} positions, {sec:6.2f} s, "
               f"{res.counts[d] / sec / 1e6:5.2f} M positions/s")
-        rows.append(("deep", "2x7", f"layer {d}", 0, 1, sec, sec, res.stats.compile_seconds,
+        rows.append(("deep", "2x7", f"layer {d}" + (" saved" if save else ""), 0, 1, sec, sec,
+                     res.stats.compile_seconds,
                      res.counts[d], depth, res.stats.memory_bytes, 0))
     if csv:
         write_csv(csv, _HEADER, rows)

@@ -427,12 +427,14 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
     ``path_to(position)``. ``table``: ``"bytes"`` (one byte a position), ``"packed"`` (the
     depth modulo 3 in two bits and one bit for the current layer: 3/8 of a byte a position,
     see :mod:`puzzlelib.search.packed`), or ``"auto"`` (bytes when they fit, else packed).
-    A packed search saves its state to the file ``checkpoint`` every ``checkpoint_seconds``
-    (default: 600, or 19 times what the last save took if that is longer, so that saving
-    takes at most about 5% of the run) and a later call with the same file resumes from it;
-    ``True`` picks a file in the package's cache folder for this puzzle and start, ``None``
-    (the default) does so for tables of :data:`CHECKPOINT_MIN_RANKS` positions or more,
-    ``False`` saves nothing.
+    A packed search saves every layer as it is made in the folder ``checkpoint`` (its ranks,
+    about 7 bits a position over the whole search; the disk's free space is checked before
+    the search starts), and a later call with the same folder resumes after the last layer
+    saved (:class:`puzzlelib.search.packed.LayerLog`); ``True`` picks a folder in the
+    package's cache for this puzzle and start, ``None`` (the default) does so for tables of
+    :data:`CHECKPOINT_MIN_RANKS` positions or more, ``False`` saves nothing.
+    ``checkpoint_seconds`` is accepted for scripts written when the whole table was saved every
+    so many seconds; it has no effect.
     ``client``: a ``dask.distributed.Client``; the table is then split among its workers, one
     part of the ranks each (:mod:`puzzlelib.search.distributed`), and the result keeps none.
     ``backend="cuda"``: the table is made on an NVIDIA GPU (:mod:`puzzlelib.search.gpu`; the

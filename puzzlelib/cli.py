@@ -105,10 +105,10 @@ def _parser():
     l.add_argument("--table", default="auto", choices=("auto", "bytes", "packed"),
                    help="distance table: one byte a position, packed (3 bits), or auto "
                         "(bytes when they fit; default)")
-    l.add_argument("--checkpoint", default=None, metavar="FILE",
-                   help="packed tables: save the search's state to FILE every 10 minutes (less "
-                        "often if saving takes more than 5%% of the time) and "
-                        "resume from it ('none': never; default: a file in the cache for "
+    l.add_argument("--checkpoint", default=None, metavar="FOLDER",
+                   help="packed tables: save every layer in FOLDER as it is made (about 7 bits "
+                        "a position in all; the disk is checked first) and resume from the "
+                        "layers there ('none': never; default: a folder in the cache for "
                         "tables of 2**30 positions or more)")
     l.add_argument("--dask", type=int, default=None, metavar="N",
                    help="split the table among N Dask workers started on this machine")

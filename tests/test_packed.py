@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import warnings
 
 import numba
@@ -167,63 +166,103 @@ def _stopped(puz, start, file, depth):
 
 
 def test_a_stopped_search_resumes_where_it_was_saved(tmp_path):
-    """State saved after each layer (``checkpoint_seconds=0``); a search stopped at depth 20
-    resumes there and ends with the same table as one run whole; the file is then gone."""
+    """A search stopped once it has made layer 20 has saved layers 0..19 (layer 19's file is
+    written while layer 20 is made from it): it resumes after 19 and ends with the same table
+    as one run whole; the folder is then gone."""
     puz = SlidingPuzzle("2x5")
     start = "1 2 3 4 5 6 7 8 9 0"
     whole = layers(puz, start, table="packed", checkpoint=False)
     file = tmp_path / "state"
     _stopped(puz, start, file, 20)
     again = layers(puz, start, table="packed", checkpoint=file, checkpoint_seconds=0)
-    assert again.extra["resumed_at_depth"] == 20
+    assert again.extra["resumed_at_depth"] == 19
     assert again.counts == whole.counts and again.farthest == whole.farthest
     assert np.array_equal(again.table.words, whole.table.words)
     assert not file.exists()
 
 
-def test_slow_saves_are_spaced_out(tmp_path, monkeypatch):
-    """Left to its default, a search waits at least CHECKPOINT_SPACING times what its last save
-    took before the next one; an explicit ``checkpoint_seconds`` is kept to."""
-    from puzzlelib.core import store
-
-    calls = []
-    delay = [0.2]  # a save of 0.2 s: then none for the next 19 x 0.2 s
-    real_write = store.write
-
-    def slow_write(*args, **kwargs):
-        calls.append(1)
-        time.sleep(delay[0])
-        return real_write(*args, **kwargs)
-
-    monkeypatch.setattr(store, "write", slow_write)
-    monkeypatch.setattr(packed, "CHECKPOINT_SECONDS", 0)
+def test_every_layer_is_saved_as_it_is_made(tmp_path):
+    """Once layer d is made, the folder holds the files of layers 0..d-1 (each layer's file is
+    written while the next is made from it) and no other; they are gone once the search is
+    over."""
     puz, start = SlidingPuzzle("2x5"), "1 2 3 4 5 6 7 8 9 0"
-    t0 = time.monotonic()
-    layers(puz, start, table="packed", checkpoint=tmp_path / "a")
-    spaced, seconds = len(calls), time.monotonic() - t0
-    calls.clear()
-    delay[0] = 0
-    every = layers(puz, start, table="packed", checkpoint=tmp_path / "b", checkpoint_seconds=0)
-    assert len(calls) == len(every.counts) - 1  # after every layer
-    assert 1 <= spaced <= 1 + seconds / (packed.CHECKPOINT_SPACING * 0.2)
+    folder = tmp_path / "state"
+    seen = []
+
+    def look(d, count, total):
+        seen.append((d, sorted(p.name for p in folder.iterdir())))
+
+    res = layers(puz, start, table="packed", checkpoint=folder, progress=look)
+    assert [d for d, _ in seen] == list(range(1, len(res.counts)))
+    for d, names in seen:
+        assert names == [f"layer-{k:04d}.bin" for k in range(d)]
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize("n", [1000, 64 * 1000 + 17, 5 * (1 << packed.CHUNK_SHIFT) - 3])
+def test_layer_files_read_back_every_rank(n):
+    """The Elias-Fano form of a layer (see packed.py) on chunks from empty to full, the first
+    and last rank of a chunk, and a last chunk cut short: written, then read into an empty
+    table, every rank has its code back and its frontier bit, and no other rank has any."""
+    rng = np.random.default_rng(n)
+    U = 1 << packed.CHUNK_SHIFT
+    table = np.full(2 * packed.front_words(n), np.uint64(2**64 - 1), dtype=np.uint64)
+    front = np.zeros(packed.front_words(n), dtype=np.uint64)
+    picks = [np.array([0, n - 1])]
+    for k in range((n + U - 1) // U):
+        lo, hi = k * U, min((k + 1) * U, n)
+        density = [0.0, 1e-4, 0.04, 0.5, 1.0][k % 5]
+        picks.append(np.arange(lo, hi)[rng.random(hi - lo) < density])
+        picks.append(np.array([lo, hi - 1]) if k % 2 else np.array([], dtype=np.int64))
+    ranks = np.unique(np.concatenate(picks).astype(np.int64))
+    depth = 7
+    packed._mark_starts(table, front, ranks)  # code 0 and the frontier bit
+    code = np.uint64(depth % 3)
+    for r in ranks:  # give them depth 7's code
+        sh = np.uint64((r & 31) << 1)
+        table[r >> 5] = (table[r >> 5] & ~(np.uint64(3) << sh)) | (code << sh)
+    noise = rng.choice(n, size=50, replace=False)  # frontier bits of another layer's code
+    for r in noise:
+        if r not in set(ranks.tolist()):
+            sh = np.uint64((r & 31) << 1)
+            table[r >> 5] &= ~(np.uint64(3) << sh)
+            table[r >> 5] |= np.uint64((depth + 1) % 3) << sh
+            front[r >> 6] |= np.uint64(1) << np.uint64(r & 63)
+    room = packed._LogArrays.new(len(ranks), n, rows=1)
+    sizes, where, used = packed._encode_layer(table, front, depth, room.l, room.streams[0],
+                                              room.scratch[0])
+    words = room.streams[0, :used]
+    assert sizes.sum() == len(ranks)
+    assert words.nbytes <= len(ranks) * 3 + 16 * len(sizes) + 8192  # (a full chunk: 2 bits a rank)
+    back_table = np.full_like(table, np.uint64(2**64 - 1))
+    back_front = np.zeros_like(front)
+    assert packed._decode_layer(sizes, where, room.l, words, depth % 3, back_table, back_front,
+                                True) == 0
+    got = [r for r in range(n) if packed.code_at(back_table, r) != packed.UNSEEN_CODE]
+    assert got == ranks.tolist()
+    assert all(packed.code_at(back_table, r) == depth % 3 for r in ranks[:1000])
+    bits = np.unpackbits(back_front.view(np.uint8), bitorder="little")[:n]
+    assert np.flatnonzero(bits).tolist() == ranks.tolist()
 
 
 def test_max_depth_and_a_saved_state(tmp_path):
-    """A state beyond max_depth is neither resumed nor deleted; one within it is resumed, and a
-    search stopped by max_depth keeps its state for a deeper one."""
+    """Layers saved beyond max_depth are resumed up to it and left as they are; a search
+    stopped by max_depth keeps its layers for a deeper one."""
     puz = SlidingPuzzle("2x5")
     start = "1 2 3 4 5 6 7 8 9 0"
     whole = layers(puz, start, table="bytes")
     file = tmp_path / "state"
     _stopped(puz, start, file, 20)
-    with pytest.warns(UserWarning, match="beyond max_depth 10: not resumed"):
-        shallow = layers(puz, start, table="packed", checkpoint=file, max_depth=10)
-    assert shallow.counts == whole.counts[:11] and file.exists()
-    deeper = layers(puz, start, table="packed", checkpoint=file, checkpoint_seconds=0,
-                    max_depth=25)
-    assert deeper.extra["resumed_at_depth"] == 20 and deeper.counts == whole.counts[:26]
+    saved = sorted(p.name for p in file.iterdir())
+    assert saved == [f"layer-{k:04d}.bin" for k in range(20)]
+    shallow = layers(puz, start, table="packed", checkpoint=file, max_depth=10)
+    assert shallow.extra["resumed_at_depth"] == 10 and shallow.counts == whole.counts[:11]
+    assert shallow.farthest == layers(puz, start, table="bytes", max_depth=10).farthest
+    assert sorted(p.name for p in file.iterdir()) == saved
+    deeper = layers(puz, start, table="packed", checkpoint=file, max_depth=25)
+    assert deeper.extra["resumed_at_depth"] == 19 and deeper.counts == whole.counts[:26]
     assert deeper.status == "not within max_depth" and file.exists()
-    rest = layers(puz, start, table="packed", checkpoint=file, checkpoint_seconds=0)
+    rest = layers(puz, start, table="packed", checkpoint=file)
     assert rest.extra["resumed_at_depth"] == 25 and rest.counts == whole.counts
     assert not file.exists()
 
@@ -237,26 +276,56 @@ def test_a_state_that_cannot_be_saved_does_not_stop_the_search(tmp_path):
     assert res.total == 20160
 
 
-def test_a_damaged_state_is_not_resumed(tmp_path):
+def test_a_damaged_layer_is_not_resumed(tmp_path):
+    """A damaged layer file: the search resumes from the layer before it and ends as one run
+    whole; layers saved for another start are not taken."""
     puz = SlidingPuzzle("3x3")
     start = "1 2 3 4 5 6 7 8 0"
+    whole = layers(puz, start, table="packed", checkpoint=False)
     file = tmp_path / "state"
     _stopped(puz, start, file, 10)
-    data = bytearray(file.read_bytes())
+    layer5 = file / "layer-0005.bin"
+    data = bytearray(layer5.read_bytes())
     data[-5] ^= 0xFF
-    file.write_bytes(bytes(data))
+    layer5.write_bytes(bytes(data))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        res = layers(puz, start, table="packed", checkpoint=file, checkpoint_seconds=0)
+        res = layers(puz, start, table="packed", checkpoint=file)
     assert any("checksum" in str(w.message) for w in caught)
-    assert "resumed_at_depth" not in res.extra and res.total == 181440
-    # a state saved for another start is not taken either
+    assert res.extra["resumed_at_depth"] == 4 and res.counts == whole.counts
+    assert np.array_equal(res.table.words, whole.table.words)
+    # layers saved for another start are not taken either
     _stopped(puz, start, file, 10)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         other = layers(puz, "1 2 3 4 5 6 7 0 8", table="packed", checkpoint=file)
     assert "resumed_at_depth" not in other.extra and other.total == 181440
     assert any("something else" in str(w.message) for w in caught)
+
+
+def test_an_earlier_versions_state_file_is_replaced_and_a_foreign_file_refused(tmp_path):
+    puz, start = SlidingPuzzle("2x4"), "1 2 3 4 5 6 7 0"
+    old = tmp_path / "old"
+    old.write_bytes(json.dumps({"format": packed.OLD_CHECKPOINT_FORMAT}).encode() + b"\n\0")
+    with pytest.warns(UserWarning, match="earlier version"):
+        res = layers(puz, start, table="packed", checkpoint=old)
+    assert res.total == 20160 and not old.exists()
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("mine")
+    with pytest.raises(PuzzleError, match="is a file, not the folder"):
+        layers(puz, start, table="packed", checkpoint=foreign)
+    assert foreign.read_text() == "mine"
+
+
+def test_a_disk_without_room_for_the_layers_is_refused_before_the_search(tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.setattr(packed, "_bytes_free", lambda folder: 1000)
+    need = packed.save_bytes(20160)
+    with pytest.raises(PuzzleError, match=r"saving every layer of this search needs about "
+                       r"[\d.,]+ (bytes|KiB|MiB) on the disk of .*, which has 1,000 bytes free"):
+        layers(SlidingPuzzle("2x4"), "1 2 3 4 5 6 7 0", table="packed",
+               checkpoint=tmp_path / "s")
+    assert need > 1000 and not (tmp_path / "s").exists()  # (nothing made)
 
 
 def _cli(*args, env=None):

@@ -37,9 +37,11 @@ def _digest(arrays):
     return h.hexdigest()
 
 
-def write(path, header, arrays):
+def write(path, header, arrays, sync=True):
     """Write ``header`` (a dict; JSON) and ``arrays`` (numpy arrays) to ``path`` atomically. The
-    arrays' dtypes and shapes and a SHA-256 of their bytes are added to the header."""
+    arrays' dtypes and shapes and a SHA-256 of their bytes are added to the header.
+    ``sync=False`` leaves the bytes to the system to put on disk when it will (the file is still
+    renamed only once whole, and its checksum tells a reader if a crash cut it short)."""
     path = Path(path)
     arrays = [np.ascontiguousarray(a) for a in arrays]
     header = dict(header, arrays=[[a.dtype.str, list(a.shape)] for a in arrays],
@@ -52,7 +54,8 @@ def write(path, header, arrays):
             for a in arrays:
                 f.write(memoryview(a).cast("B"))
             f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
