@@ -540,10 +540,14 @@ class _LogArrays:
 #
 # A layer's ranks are written chunk by chunk (2**CHUNK_SHIFT ranks each) in the Elias-Fano
 # form: of the k ranks of a chunk, offsets x below U = 2**CHUNK_SHIFT in increasing order, the
-# low l bits of each (l = floor(log2(U / k))) side by side, then the high parts in unary (bit
-# (x >> l) + i set for the i-th): k * l + k + U / 2**l bits, about 2 + log2(U / k) bits a rank
-# (the 2x7's biggest layers: about 6.5 bits). Its size follows from k alone, so the chunks are
-# counted, then written in parallel at their offsets, then read back in parallel.
+# low l bits of each side by side, then the high parts in unary (bit (x >> l) + i set for the
+# i-th), each part filling whole words: about k (l + 1) + U / 2**l bits. One l serves the whole
+# layer, floor(log2(C U / K)) for K ranks in C chunks (:func:`layer_low_bits`): about
+# 2 + log2(C U / K) bits a rank where the ranks are spread evenly (the 2x7's biggest layers:
+# about 6.5 bits). The kernels that make layer d + 1 look at every rank of layer d in order, chunk
+# by chunk, so they write it on the way (:func:`_w_put`), each thread in its own row; a chunk's
+# size is known only at its end, hence the high parts' scratch row. The file lists the chunks
+# that hold ranks, with their sizes and where their words begin, and is read back in parallel.
 
 #: The format of the files of a search's layers (one file per layer in the checkpoint folder).
 CHECKPOINT_FORMAT = "puzzlelib-packed-layer-2"
@@ -585,9 +589,9 @@ def _most_chunk_words(l):
 
 # A chunk is written in one pass, its size not known before: the low bits go straight to
 # ``out`` from ``at``, and the high parts (unary) to a scratch row ``hs``, copied after the low
-# bits at the end. ``ws`` (uint64[5]) holds the writer: the low word being filled, its bits,
-# the next word of ``out``, the high word being filled, its index in ``hs``; and ``ws[5]`` the
-# ranks written.
+# bits at the end. ``ws`` (uint64[6]) holds the writer: the low word being filled, its bits,
+# the next word of ``out``, the high word being filled, its index in ``hs``, and the ranks
+# written.
 
 
 @jit(_nrt=False)
@@ -759,8 +763,10 @@ def save_bytes(n_ranks):
 
 class LayerLog:
     """The folder ``folder`` of a search's layer files (see above): ``read`` rebuilds the
-    table from them, ``write`` adds one. Each file is written atomically and checked by its
-    SHA-256 when read (:mod:`puzzlelib.core.store`)."""
+    table from them; ``put`` saves a layer the kernels wrote while making the next one, and
+    ``write`` one looked for in the table (the last layer of a search stopped by
+    ``max_depth``). Each file is written atomically and checked by its SHA-256 when read
+    (:mod:`puzzlelib.core.store`); a failed write warns and the search goes on unsaved."""
 
     def __init__(self, folder, key, n_ranks):
         self.folder = Path(folder)
@@ -801,55 +807,64 @@ class LayerLog:
         except OSError:
             return []
 
-    def read(self, max_depth=None):
-        """``(table, front, counts, tally)`` rebuilt from the layers saved (those before the
-        first missing or damaged file, and none beyond ``max_depth``), or None when there are
-        none."""
+    def _layer(self, depth):
+        """``(header, sizes, offsets, l, words)`` of layer ``depth``'s file, or None (missing,
+        damaged, or for another search: a warning, except when missing)."""
         import warnings
 
         from ..core import store
 
-        if not self.folder.is_dir():
+        item = store.read(_layer_file(self.folder, depth), dict(self.expect, depth=depth),
+                          self.what)
+        if item is None:
             return None
-        got = []
-        depth = 0
-        while max_depth is None or depth <= max_depth:
-            item = store.read(_layer_file(self.folder, depth), dict(self.expect, depth=depth),
-                              self.what)
-            if item is None:
-                break
-            header, arrays = item
-            if len(arrays) < 3 or not _held_fit(arrays[0], arrays[1], arrays[2],
-                                                 _n_chunks(self.n)) or any(
-                    p.dtype != np.uint64 for p in arrays[3:]):
-                warnings.warn(f"{self.what} in {self.folder}: layer {depth} has the wrong shape; "
-                              f"it will be written again")
-                break
-            held = arrays[0]
-            sizes = np.zeros(_n_chunks(self.n), dtype=np.int64)
-            offsets = np.zeros(_n_chunks(self.n), dtype=np.int64)
-            sizes[held] = arrays[1]
-            offsets[held] = arrays[2]
-            got.append((header, sizes, offsets, arrays[3:]))
-            depth += 1
-        if not got:
+        header, arrays = item
+        if len(arrays) < 3 or not _held_fit(arrays[0], arrays[1], arrays[2],
+                                             _n_chunks(self.n)) or any(
+                p.dtype != np.uint64 for p in arrays[3:]):
+            warnings.warn(f"{self.what} in {self.folder}: layer {depth} has the wrong shape; "
+                          f"it will be written again")
+            return None
+        sizes = np.zeros(_n_chunks(self.n), dtype=np.int64)
+        offsets = np.zeros(_n_chunks(self.n), dtype=np.int64)
+        sizes[arrays[0]] = arrays[1]
+        offsets[arrays[0]] = arrays[2]
+        pieces = arrays[3:]
+        words = (pieces[0] if len(pieces) == 1 else np.concatenate(pieces)) if pieces else (
+            np.zeros(0, dtype=np.uint64))
+        return header, sizes, offsets, int(header.get("low_bits", -1)), words
+
+    def read(self, max_depth=None):
+        """``(table, front, counts, tally)`` rebuilt from the layers saved (those before the
+        first missing or damaged file, and none beyond ``max_depth``), or None when there are
+        none. One layer's file is in memory at a time; the last one's is read twice (its
+        frontier bits are set once it is known to be the last)."""
+        import warnings
+
+        if not self.folder.is_dir() or self._layer(0) is None:
             return None
         table = np.full(2 * front_words(self.n), _ALL, dtype=np.uint64)
         front = np.zeros(front_words(self.n), dtype=np.uint64)
         counts = []
-        for d, (header, sizes, offsets, pieces) in enumerate(got):
-            words = (pieces[0] if len(pieces) == 1 else np.concatenate(pieces)) if pieces else (
-                np.zeros(0, dtype=np.uint64))
-            last = d == len(got) - 1
-            l = int(header.get("low_bits", -1))
+        tally = None
+        depth = 0
+        while max_depth is None or depth <= max_depth:
+            got = self._layer(depth)
+            if got is None:
+                break
+            header, sizes, offsets, l, words = got
             if not _offsets_fit(sizes, offsets, l, words.shape[0]) or _decode_layer(
-                    sizes, offsets, l, words, d % 3, table, front, last) != 0 or (
+                    sizes, offsets, l, words, depth % 3, table, front, False) != 0 or (
                     int(sizes.sum()) != header["count"]):
-                warnings.warn(f"{self.what} in {self.folder}: layer {d} does not read back as "
-                              f"written; the search starts afresh")
+                warnings.warn(f"{self.what} in {self.folder}: layer {depth} does not read back "
+                              f"as written; the search starts afresh")
                 return None
             counts.append(int(header["count"]))
-        return table, front, counts, got[-1][0]["tally"]
+            tally = header["tally"]
+            depth += 1
+        _, sizes, offsets, l, words = self._layer(depth - 1)
+        _decode_layer(sizes, offsets, l, words, (depth - 1) % 3, table, front, True)
+        return table, front, counts, tally
 
     def _save(self, depth, count, tally, l, sizes, offsets, pieces):
         """Write the file of layer ``depth``: only its chunks that hold ranks are listed."""
