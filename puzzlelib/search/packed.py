@@ -543,8 +543,8 @@ class _LogArrays:
 # low l bits of each side by side, then the high parts in unary (bit (x >> l) + i set for the
 # i-th), each part filling whole words: about k (l + 1) + U / 2**l bits. One l serves the whole
 # layer, floor(log2(C U / K)) for K ranks in C chunks (:func:`layer_low_bits`): about
-# 2 + log2(C U / K) bits a rank where the ranks are spread evenly (the 2x7's biggest layers:
-# about 6.5 bits). The kernels that make layer d + 1 look at every rank of layer d in order, chunk
+# 2 + log2(C U / K) bits a rank where the ranks are spread evenly (figures: benchmarks/
+# RESULTS.md). The kernels that make layer d + 1 look at every rank of layer d in order, chunk
 # by chunk, so they write it on the way (:func:`_w_put`), each thread in its own row; a chunk's
 # size is known only at its end, hence the high parts' scratch row. The file lists the chunks
 # that hold ranks, with their sizes and where their words begin, and is read back in parallel.
@@ -756,8 +756,8 @@ def _bytes_free(folder):
 
 def save_bytes(n_ranks):
     """About the most bytes the layer files of a search of ``n_ranks`` positions take: 7 bits a
-    rank (the 2x7's biggest layers take about 6.5, and small layers are few ranks), and each
-    layer's records of its chunks (12 bytes a chunk; 128 layers)."""
+    rank (a layer holding 1/16 of the table takes about 6, and small layers are few ranks),
+    and each layer's records of its chunks (12 bytes a chunk; 128 layers)."""
     return int(n_ranks) * 7 // 8 + 12 * _n_chunks(n_ranks) * 128
 
 
