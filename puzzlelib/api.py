@@ -47,6 +47,7 @@ from .results import BEYOND_DEPTH, COMPLETE, NO_SOLUTION, SOLVED, Batch, Result,
 from .search import astar as _astar
 from .search import bidirectional as _bidir
 from .search import frontier as _frontier
+from .search import wordbfs as _wordbfs
 from .search import idastar as _ida
 from .search import layered as _layered
 from .search import gpu as _gpu
@@ -440,8 +441,10 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
     ``backend="cuda"``: the table is made on an NVIDIA GPU (:mod:`puzzlelib.search.gpu`; the
     ``cuda`` extra), ``"auto"`` choosing bytes when they fit the GPU's free memory, and copied
     back, so the result answers as the CPU's does; the GPU's name is ``extra["device"]``.
-    Other puzzles are searched layer by layer on whole states, keeping three layers
-    (``max_states`` caps them; ``max_depth`` stops early). The start's own labels or pieces
+    Other puzzles are searched layer by layer on whole states, keeping three layers, or, where
+    a position fits a 64-bit word (block puzzles of up to 21 cells), every position seen
+    (:mod:`puzzlelib.search.wordbfs`); ``max_states`` caps the positions held, ``max_depth``
+    stops early. The start's own labels or pieces
     define the positions (sliding tiles with repeated labels included); the puzzle's goal
     plays no part. ``threads`` and ``progress`` as for :func:`solve` (a bar shows the depth,
     the positions so far and the time left)."""
@@ -679,11 +682,17 @@ def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_dep
     else:
         n_threads = 1
         table = None
+        words = space.word_params()
         with layer_bar(bool(progress), None, f"{space.label} layers", progress) as update:
             try:
-                res = _frontier.frontier_bfs(space.fns, space.params, state, ffns=space.ffns,
-                                             progress=update, max_states=max_states,
-                                             max_depth=max_depth)
+                if words is not None:
+                    res = _wordbfs.word_bfs(space.wfns, words, state, len(state),
+                                            progress=update, max_states=max_states,
+                                            max_depth=max_depth)
+                else:
+                    res = _frontier.frontier_bfs(space.fns, space.params, state,
+                                                 ffns=space.ffns, progress=update,
+                                                 max_states=max_states, max_depth=max_depth)
             except MemoryError as e:
                 raise SearchLimitError(f"{e}; raise max_states") from None
         counts = [int(c) for c in res.counts]

@@ -7,6 +7,8 @@ Python written from the metric's definition.
 
 from collections import deque
 
+import numpy as np
+
 from puzzlelib.teaching import block_successors
 
 SHAPE_HW = {"1x1": (1, 1), "1x2": (1, 2), "2x1": (2, 1), "2x2": (2, 2)}
@@ -64,3 +66,29 @@ def goal_distance(text, metric, goal):
                 dist[t] = dist[s] + 1
                 q.append(t)
     return -1
+
+
+def random_board(rng, max_cells=None, min_fill=0.2):
+    """A random filling of a random board up to 8 x 9 (of at most ``max_cells`` cells when
+    given), often with many empty cells so that pieces reach far and round corners, as
+    ``(rows, cols, pieces)``; None if it came out empty or full."""
+    while True:
+        rows, cols = int(rng.integers(2, 9)), int(rng.integers(2, 10))
+        if max_cells is None or rows * cols <= max_cells:
+            break
+    full = np.zeros(rows * cols, dtype=bool)
+    pieces = []
+    fill = rng.uniform(min_fill, 1.0)
+    for x in rng.permutation(rows * cols):
+        r, c = divmod(int(x), cols)
+        if rng.uniform() > fill:
+            continue
+        shape = ("1x1", "1x2", "2x1", "2x2")[int(rng.integers(4))]
+        h, w = int(shape[0]), int(shape[2])
+        where = [i * cols + j for i in range(r, r + h) for j in range(c, c + w)]
+        if r + h <= rows and c + w <= cols and not full[where].any():
+            full[where] = True
+            pieces.append((shape, r, c))
+    if not pieces or full.all():
+        return None
+    return rows, cols, pieces

@@ -261,28 +261,6 @@ def test_candidates_hold_every_legal_move(metric, relax):
         assert disorder == 0
 
 
-def _random_board(rng):
-    """A random filling of a random board up to 8 x 9 (often with many empty cells, so pieces
-    reach far and round corners), as ``(rows, cols, pieces)``; None if it came out empty/full."""
-    rows, cols = int(rng.integers(2, 9)), int(rng.integers(2, 10))
-    full = np.zeros(rows * cols, dtype=bool)
-    pieces = []
-    fill = rng.uniform(0.2, 1.0)
-    for x in rng.permutation(rows * cols):
-        r, c = divmod(int(x), cols)
-        if rng.uniform() > fill:
-            continue
-        shape = ("1x1", "1x2", "2x1", "2x2")[int(rng.integers(4))]
-        h, w = int(shape[0]), int(shape[2])
-        where = [i * cols + j for i in range(r, r + h) for j in range(c, c + w)]
-        if r + h <= rows and c + w <= cols and not full[where].any():
-            full[where] = True
-            pieces.append((shape, r, c))
-    if not pieces or full.all():
-        return None
-    return rows, cols, pieces
-
-
 @pytest.mark.parametrize("metric", METRICS)
 @pytest.mark.parametrize("seed", range(2))
 def test_moves_match_the_reference_on_random_boards(metric, seed):
@@ -292,7 +270,7 @@ def test_moves_match_the_reference_on_random_boards(metric, seed):
     n_boards = 0
     n_moves = 0
     while n_boards < 60:
-        board = _random_board(rng)
+        board = ref.random_board(rng)
         if board is None:
             continue
         rows, cols, pieces = board
@@ -342,8 +320,12 @@ def test_classic_layers_match_reference(metric):
     assert lay.counts == ref.layers(CLASSIC, metric)
     assert lay.total == 25955  # the classic's positions, pieces of one shape alike
     assert lay.stats.expanded == lay.total and lay.status == "complete"
-    c = lay.counts  # three layers held at once, at most
-    assert lay.stats.stored == max(sum(c[max(0, d - 1):d + 2]) for d in range(len(c)))
+    assert lay.stats.stored == lay.total  # 20 cells: searched as words, every position held
+    puz = BlockPuzzle(CLASSIC, metric=metric, goal=False)
+    res = frontier_bfs(FNS_PLAIN, puz.params, puz.encode(), ffns=FRONTIER_PLAIN)
+    c = list(res.counts)  # the frontier search holds three layers at once, at most
+    assert c == lay.counts
+    assert res.peak_states == max(sum(c[max(0, d - 1):d + 2]) for d in range(len(c)))
 
 
 @pytest.mark.parametrize("metric", METRICS)

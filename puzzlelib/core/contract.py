@@ -175,6 +175,12 @@ def all_moves(state, params, out):
 #: For domains with nothing more to offer the frontier search.
 PLAIN_FRONTIER = FrontierFns(copy_pack, copy_unpack, all_moves)
 
+#: Positions that fit one 64-bit integer (a *word*): ``word(state, params)`` gives it,
+#: ``unword(word, params, state)`` writes the state back, ``children(word, params, out)`` writes
+#: the words of every position one move away and returns how many
+#: (:mod:`puzzlelib.search.wordbfs`).
+WordFns = namedtuple("WordFns", ["word", "unword", "children"])
+
 CursorFns = namedtuple("CursorFns", ["cursor", "next_move", "peek", "apply", "undo"])
 
 KeyFns = namedtuple("KeyFns", ["key", "key_step", "unkey", "rank_after"], defaults=[None])

@@ -295,3 +295,71 @@ def path_to(idx, parent, move):
         out[n] = move[j]
         j = parent[j]
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Sets of 63-bit keys: positions that fit one integer (bidirectional search over KeyFns, the
+# breadth-first search over words). Open addressing over an ``int64`` array of the keys
+# themselves, kept at most half full by its callers; a key is never negative.
+# ---------------------------------------------------------------------------------------------
+
+#: An empty slot of a key set (no key is negative), as in the tables above.
+EMPTY_KEY = EMPTY
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+@jit
+def new_key_set(n_slots):
+    """An empty key set of ``n_slots`` slots (a power of two)."""
+    return _empty_slots(n_slots)
+
+
+@jit(_nrt=False)
+def key_hash(k):
+    """The key times a large odd constant, its upper bits folded onto the low ones (a lookup
+    starts at its low bits). Bits 32-47 alone would leave a key's top 16 bits out of the low
+    16, where a block puzzle's word keeps its last cells."""
+    h = np.uint64(k) * _MIX
+    return h ^ (h >> np.uint64(32)) ^ (h >> np.uint64(48))
+
+
+@jit(_nrt=False)
+def key_in(slots, k):
+    """Whether the set holds key ``k``."""
+    mask = np.uint64(slots.shape[0] - 1)
+    i = key_hash(k) & mask
+    while True:
+        s = slots[i]
+        if s == k:
+            return True
+        if s == EMPTY_KEY:
+            return False
+        i = (i + np.uint64(1)) & mask
+
+
+@jit(_nrt=False)
+def key_add(slots, k):
+    """Store key ``k`` unless the set holds it: returns True when stored.
+
+    The slot's index is unsigned: numba makes every signed index that might be negative count
+    from the array's end, a few instructions per access."""
+    mask = np.uint64(slots.shape[0] - 1)
+    i = key_hash(k) & mask
+    while True:
+        s = slots[i]
+        if s == k:
+            return False
+        if s == EMPTY_KEY:
+            slots[i] = k
+            return True
+        i = (i + np.uint64(1)) & mask
+
+
+@jit
+def key_regrow(slots):
+    """The same set in twice as many slots."""
+    new_slots = new_key_set(2 * slots.shape[0])
+    for i in range(slots.shape[0]):
+        if slots[i] != EMPTY_KEY:
+            key_add(new_slots, slots[i])
+    return new_slots

@@ -64,6 +64,9 @@ class Puzzle:
     ffns = None
     kfns = None
     lkfns = None
+    #: Positions as 64-bit words (:class:`~puzzlelib.core.contract.WordFns`), for the
+    #: puzzles whose :meth:`word_params` are not None.
+    wfns = None
     buckets = None
     #: How :func:`~puzzlelib.layers` keeps its layers (:func:`puzzlelib.search.layered.layered_bfs`):
     #: ``"lists"`` of positions, or ``"scan"``/``"scan-up"`` of the table (tables too big for
@@ -84,6 +87,12 @@ class Puzzle:
     @property
     def n_ranks(self):
         """The size of the perfect hash's range, or None when there is none."""
+        return None
+
+    def word_params(self):
+        """The params of :attr:`wfns` when this puzzle's positions fit a 64-bit word and
+        :func:`~puzzlelib.layers` may search them as words
+        (:mod:`puzzlelib.search.wordbfs`), else None."""
         return None
 
     def scan_params(self):

@@ -43,9 +43,14 @@ import numpy as np
 from numba import literal_unroll
 from numba.extending import overload
 
-from ..core.jit import call_direct, jit, kernel
+from ..core.jit import call_direct, kernel
 from ..core.contract import ILLEGAL, UNSEEN
 from .idastar import first_bound
+from ..core.hashset import EMPTY_KEY
+from ..core.hashset import key_add as _key_add
+from ..core.hashset import key_hash as _key_hash
+from ..core.hashset import key_in as _key_in
+from ..core.hashset import key_regrow as _key_regrow
 from ..core.hashset import (
     find,
     find_hashed,
@@ -420,65 +425,7 @@ def _bidirectional_table(start, goal, fns, p, n_ranks, max_depth, max_states, bo
 #: not be); fewer slots to start with mean more probes (benchmarks/RESULTS.md, "Constants").
 FIRST_SLOTS = 1 << 16
 FIRST_KEY_ROWS = 1 << 14
-_EMPTY = -1  # an empty slot (no key is -1)
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-
-#: The set's lookups are called once or twice per child, compiled without numba's reference
-#: counting (they never allocate) like the domain functions.
-def _no_refcount(func):
-    return jit(func, _nrt=False)
-
-
-
-@_no_refcount
-def _key_hash(k):
-    """The key times a large odd constant, its high half folded onto the low bits (a key's low
-    bits alone are the first cells' labels); a lookup starts at its low bits."""
-    h = np.uint64(k) * _MIX
-    return h ^ (h >> np.uint64(32))
-
-
-@_no_refcount
-def _key_in(slots, k):
-    """Whether the set holds key ``k``."""
-    mask = np.uint64(slots.shape[0] - 1)
-    i = _key_hash(k) & mask
-    while True:
-        s = slots[i]
-        if s == k:
-            return True
-        if s == _EMPTY:
-            return False
-        i = (i + np.uint64(1)) & mask
-
-
-@_no_refcount
-def _key_add(slots, k):
-    """Store key ``k`` unless the set holds it: returns True when stored.
-
-    The slot's index is unsigned, as are the rows' in :func:`_key_expand`: numba makes every
-    signed index that might be negative count from the array's end, a few instructions per
-    access, and the search makes seven or so such accesses per child."""
-    mask = np.uint64(slots.shape[0] - 1)
-    i = _key_hash(k) & mask
-    while True:
-        s = slots[i]
-        if s == k:
-            return False
-        if s == _EMPTY:
-            slots[i] = k
-            return True
-        i = (i + np.uint64(1)) & mask
-
-
-@kernel
-def _key_regrow(slots):
-    """The same set in twice as many slots."""
-    new_slots = np.full(2 * slots.shape[0], _EMPTY, dtype=np.int64)
-    for i in range(slots.shape[0]):
-        if slots[i] != _EMPTY:
-            _key_add(new_slots, slots[i])
-    return new_slots
+_EMPTY = EMPTY_KEY
 
 
 #: Parents expanded between two checks that the rows and the key set have room for all
