@@ -119,9 +119,9 @@ def _states(words, n, wfns, p, state_len):
 class WordResult:
     """What :func:`word_bfs` found, with the fields of
     :class:`~puzzlelib.search.frontier.FrontierResult` that a full search fills: ``counts``,
-    ``last`` (the deepest layer's states, in increasing order of their words), ``generated``, ``expanded``, ``peak_states`` and
-    ``peak_bytes`` (every position seen is held), ``seconds``, ``stopped`` (``max_depth``
-    stopped it with positions left to expand)."""
+    ``last`` (the deepest layer's states, in increasing order of their words), ``generated``,
+    ``expanded``, ``peak_states`` and ``peak_bytes`` (every position seen is held),
+    ``seconds``, ``stopped`` (``max_depth`` stopped it: its last layer was not expanded)."""
 
     goal_depth = None
     moves = None
