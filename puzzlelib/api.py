@@ -311,19 +311,28 @@ def _solve_bfs(space, state, timer, threads, max_depth, max_states, progress, **
             res = _bidir.bidirectional(state, goal, space.fns, space.params, max_depth,
                                        max_states, variant="one-way", direct=space.stable_types)
         return _bidir_out(res, "bfs", max_states, ph.seconds, counts=True)
+    words = space.word_params()
     with layer_bar(bool(progress), None, f"{space.label} bfs", progress) as update, \
             timer.phase() as ph:
-        try:  # many goals: layers of whole states, all kept for the path
-            res = _frontier.frontier_bfs(space.fns, space.params, state, stop_at_goal=True,
-                                         ffns=space.ffns, progress=update, max_states=max_states,
-                                         max_depth=max_depth)
+        try:  # many goals: layers of whole states (or words), all kept for the path
+            if words is not None:
+                res = _wordbfs.word_solve(space.wfns, words, state, len(state),
+                                          progress=update, max_states=max_states,
+                                          max_depth=max_depth)
+            else:
+                res = _frontier.frontier_bfs(space.fns, space.params, state, stop_at_goal=True,
+                                             ffns=space.ffns, progress=update,
+                                             max_states=max_states, max_depth=max_depth)
         except MemoryError as e:
             raise SearchLimitError(f"{e}; raise max_states, or use astar or idastar with a "
                                    f"heuristic") from None
     found = res.goal_depth is not None
+    if found and words is not None:
+        moves = np.asarray(space.word_moves(res.path), dtype=np.int64)
+    else:
+        moves = np.asarray(res.moves, dtype=np.int64) if found else None
     return _Out(SOLVED if found else (BEYOND_DEPTH if res.stopped else NO_SOLUTION),
-                np.asarray(res.moves, dtype=np.int64) if found else None, res.generated,
-                res.expanded, res.peak_states, res.peak_bytes,
+                moves, res.generated, res.expanded, res.peak_states, res.peak_bytes,
                 counts=[int(c) for c in res.counts], seconds=ph.seconds)
 
 

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 from numba import njit
 
-from puzzlelib import CLASSIC, layers
+from puzzlelib import CLASSIC, layers, solve
 from puzzlelib.core.errors import SearchLimitError
 from puzzlelib.results import BEYOND_DEPTH
 from puzzlelib.domains import blocks as B
 from puzzlelib.domains.blocks import (FNS_PLAIN, FRONTIER_PLAIN, METRICS, WORD_CELLS, WORDS,
                                       BlockPuzzle)
 from puzzlelib.search.frontier import frontier_bfs
-from puzzlelib.search.wordbfs import word_bfs
+from puzzlelib.search.wordbfs import word_bfs, word_solve
 
 from . import reference_blocks as ref
 
@@ -177,3 +177,58 @@ def test_which_boards_are_searched_as_words():
     assert BlockPuzzle(CLASSIC, relax=True).word_params() is None
     with pytest.raises(ValueError, match="at most 21 cells"):
         B.word_params(4, 6, B.UNIT)
+
+
+# ---- breadth-first search to a goal over words ----------------------------------------------
+
+def _boards_with_a_daughter(seed, n):
+    """Random boards of up to 21 cells holding a 2x2 piece, each with a random goal cell for
+    it (row, col)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        b = ref.random_board(rng, max_cells=WORD_CELLS, min_fill=0.4)
+        if b is None or not any(s == "2x2" for s, _, _ in b[2]):
+            continue
+        rows, cols, _ = b
+        out.append((*b, (int(rng.integers(rows - 1)), int(rng.integers(cols - 1)))))
+    return out
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_solve_by_words_is_as_short_as_the_frontier_search(metric):
+    solved = 0
+    for rows, cols, pieces, goal in _boards_with_a_daughter(31, 30):
+        puz = BlockPuzzle(pieces, rows=rows, cols=cols, metric=metric, goal=goal)
+        st = puz.encode()
+        a = word_solve(WORDS, puz.word_params(), st, len(st))
+        b = frontier_bfs(FNS_PLAIN, puz.params, st, stop_at_goal=True, ffns=FRONTIER_PLAIN)
+        assert a.goal_depth == b.goal_depth, (rows, cols, pieces, goal)
+        if a.goal_depth is None:
+            assert list(a.counts) == list(b.counts)  # every layer, to exhaustion
+            continue
+        assert list(a.counts[:-1]) == list(b.counts[:-1])  # (the goal's layer is cut short)
+        sol = solve(puz, method="bfs")
+        assert sol.length == a.goal_depth == len(sol.moves)
+        boards = sol.positions()  # the moves replay, each legal under the metric, to a goal
+        assert puz.is_goal(puz.encode(boards[-1])) and len(boards) == sol.length + 1
+        assert sol.stats.stored == sum(sol.counts)
+        solved += 1
+    assert solved > 10
+
+
+def test_solve_by_words_at_the_goal_out_of_reach_and_over_limits():
+    done = BlockPuzzle("AB\nAB\n..\nCC\nCC", goal=(3, 0))  # the 2x2 piece starts at its goal
+    assert solve(done, method="bfs").length == 0
+    stuck = BlockPuzzle("AAB\nAAC\nDE.", goal=(1, 1))  # one empty cell: the 2x2 never moves
+    res = solve(stuck, method="bfs")
+    assert res.status == "no solution" and res.length == -1 and sum(res.counts) == 5
+    classic = BlockPuzzle(CLASSIC, metric="path")
+    short = solve(classic, method="bfs", max_depth=40)
+    assert short.status == BEYOND_DEPTH and len(short.counts) == 41
+    with pytest.raises(SearchLimitError, match="max_states"):
+        solve(classic, method="bfs", max_states=1000)
+    seen = []
+    a = word_solve(WORDS, classic.word_params(), classic.encode(), len(classic.encode()),
+                   progress=lambda d, n, t: seen.append(d))
+    assert a.goal_depth == 81 and seen == list(range(82))  # the goal's layer too

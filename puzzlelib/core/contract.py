@@ -177,9 +177,9 @@ PLAIN_FRONTIER = FrontierFns(copy_pack, copy_unpack, all_moves)
 
 #: Positions that fit one 64-bit integer (a *word*): ``word(state, params)`` gives it,
 #: ``unword(word, params, state)`` writes the state back, ``children(word, params, out)`` writes
-#: the words of every position one move away and returns how many
+#: the words of every position one move away and returns how many, ``is_goal(word, params)``
 #: (:mod:`puzzlelib.search.wordbfs`).
-WordFns = namedtuple("WordFns", ["word", "unword", "children"])
+WordFns = namedtuple("WordFns", ["word", "unword", "children", "is_goal"])
 
 CursorFns = namedtuple("CursorFns", ["cursor", "next_move", "peek", "apply", "undo"])
 

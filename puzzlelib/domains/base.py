@@ -91,9 +91,14 @@ class Puzzle:
 
     def word_params(self):
         """The params of :attr:`wfns` when this puzzle's positions fit a 64-bit word and
-        :func:`~puzzlelib.layers` may search them as words
-        (:mod:`puzzlelib.search.wordbfs`), else None."""
+        :func:`~puzzlelib.layers` and breadth-first :func:`~puzzlelib.solve` may search them as
+        words (:mod:`puzzlelib.search.wordbfs`), else None."""
         return None
+
+    def word_moves(self, words):
+        """The move numbers along a path of words (positions one move apart), for
+        :func:`~puzzlelib.solve`'s breadth-first search over words."""
+        raise NotImplementedError
 
     def scan_params(self):
         """``params`` for a scan of the whole distance table (:func:`~puzzlelib.layers` when

@@ -911,6 +911,7 @@ WordParams = namedtuple(
         "fits",  # fits[s]: the cells where a piece of shape s may have its top-left cell
         "own",  # own[s]: the cells of a piece of shape s with its top-left cell at cell 0
         "max_children",  # an upper bound on the children of one position
+        "goal",  # the cell where the 2x2 piece's top-left cell must be, or -1 (no goal)
     ],
 )
 
@@ -1074,9 +1075,10 @@ def _word_children(w, p, out):
     return k
 
 
-def word_params(rows, cols, metric):
+def word_params(rows, cols, metric, goal=-1):
     """The :class:`WordParams` of a ``rows`` x ``cols`` board (at most :data:`WORD_CELLS`
-    cells) under ``metric`` (UNIT, STRAIGHT or PATH)."""
+    cells) under ``metric`` (UNIT, STRAIGHT or PATH), with the 2x2 piece's goal cell (-1:
+    none)."""
     n = rows * cols
     if n > WORD_CELLS:
         raise ValueError(f"a word holds at most {WORD_CELLS} cells, not {n}")
@@ -1089,12 +1091,18 @@ def word_params(rows, cols, metric):
     full = (1 << n) - 1
     not_first = sum(cell(r, c) for r, c in every if c > 0)
     not_last = sum(cell(r, c) for r, c in every if c < cols - 1)
-    return WordParams(n, cols, metric, full, not_first, not_last, fits, own, 4 * n * n)
+    return WordParams(n, cols, metric, full, not_first, not_last, fits, own, 4 * n * n,
+                      int(goal))
+
+
+@domain_fn
+def _word_is_goal(w, p):
+    return p.goal >= 0 and ((w >> (3 * p.goal)) & 7) == 4
 
 
 #: Positions as words, for :func:`puzzlelib.search.wordbfs.word_bfs` (boards of up to
 #: :data:`WORD_CELLS` cells, no pattern databases).
-WORDS = WordFns(_word, _unword, _word_children)
+WORDS = WordFns(_word, _unword, _word_children, _word_is_goal)
 
 # ---------------------------------------------------------------------------------------------
 # Python side: parsing, validation, the puzzle object
@@ -1364,8 +1372,26 @@ class BlockPuzzle(Puzzle):
             return None
         if getattr(self, "_word_params", None) is None:
             m = {"unit": UNIT, "straight": STRAIGHT, "path": PATH}[self.metric]
-            self._word_params = word_params(self.rows, self.cols, m)
+            self._word_params = word_params(self.rows, self.cols, m, self.params.goal)
         return self._word_params
+
+    def word_moves(self, words):
+        """The move numbers that take each position of ``words`` (a path of words, one move
+        apart) to the next: the field that empties is the piece's top-left cell before, the
+        one that fills it after."""
+        if getattr(self, "_move_of", None) is None:
+            mv = self.params.mv
+            self._move_of = {(int(mv[m, MV_CELL]), int(mv[m, MV_DR]), int(mv[m, MV_DC])): m
+                             for m in range(mv.shape[0]) if mv[m, MV_KIND] == 0}
+        out = []
+        for a, b in zip(words[:-1], words[1:]):
+            a, b = int(a), int(b)
+            changed = [i for i in range(self.n_cells) if (a >> (3 * i)) & 7 != (b >> (3 * i)) & 7]
+            src = next(i for i in changed if (a >> (3 * i)) & 7)
+            dst = next(i for i in changed if (b >> (3 * i)) & 7)
+            (r0, c0), (r1, c1) = divmod(src, self.cols), divmod(dst, self.cols)
+            out.append(self._move_of[(src, r1 - r0, c1 - c0)])
+        return out
 
     @property
     def symbol_counts(self):
