@@ -73,6 +73,67 @@ def test_pattern_space_rank_unrank_round_trip(rows, cols, k):
         assert np.array_equal(again, st)
 
 
+@pytest.mark.parametrize("rows,cols,k", [(3, 3, 2), (3, 3, 4), (2, 5, 3), (4, 4, 3), (4, 4, 6),
+                                         (4, 4, 8), (3, 4, 5), (4, 5, 7), (5, 5, 4), (5, 5, 6),
+                                         (4, 8, 9), (4, 8, 12)])
+def test_children_from_the_rank_are_the_steps_children(rows, cols, k):
+    """``children`` (moves and ranks from the rank's digits and cell masks) gives the ranks
+    that unranking, every move and ranking give, on boards whose regions come from the table
+    (up to 16 cells) and from a flood fill, at random states; on 4x8 with 9 and 12 tiles the
+    first digits are worked out by division (their table would be too big)."""
+    sp = PatternSpace(rows, cols, k)
+    p, f = sp.params, sp.fns
+    assert f.children is not None
+    assert (p.high_digits.shape[0] == 0) == (rows * cols == 32)
+    rng = np.random.default_rng(rows * 100 + cols * 10 + k)
+    out = np.full(p.n_moves + 3, -7, dtype=np.int64)
+    base = np.empty(p.state_len, dtype=np.uint8)
+    memo = np.full(8, -1, dtype=np.int64)  # kept from call to call, as the scan keeps it
+    n_children = 0
+    for _ in range(100):
+        cells = rng.choice(rows * cols, k, replace=False)
+        # the same tiles with the blank in each of its regions: ranks of one placement, which
+        # the memo serves after the first
+        ranks = sorted({int(f.rank(sp.state(cells, b), p)) for b in range(rows * cols)
+                        if b not in cells})
+        for r in ranks:
+            f.unrank(r, p, base)
+            want = []
+            for m in range(p.n_moves):
+                st = base.copy()
+                if f.step(st, m, p) != ILLEGAL:
+                    want.append(int(f.rank(st, p)))
+            end = f.children(r, p, out, 3, memo)
+            assert sorted(out[3:end].tolist()) == sorted(want)
+            assert out[:3].tolist() == [-7, -7, -7]  # written from the offset given
+            n_children += end - 3
+    assert n_children > 300
+
+
+def test_select32_finds_every_set_bit():
+    from puzzlelib.pdb.space import _select, _select32
+    rng = np.random.default_rng(3)
+    masks = [1, 0xFFFFFFFF, 0x80000000, 0x00010001] + [int(x) for x in
+                                                       rng.integers(1, 1 << 32, 300)]
+    for m in masks:
+        for d in range(bin(m).count("1")):
+            assert _select32(m, d) == _select(m, d) == [i for i in range(32) if m >> i & 1][d]
+
+
+@pytest.mark.parametrize("rows,cols,k", [(3, 4, 5), (4, 4, 5), (2, 6, 4)])
+def test_tables_built_from_children_and_from_steps_are_equal(rows, cols, k):
+    from puzzlelib.pdb import space
+    sp = PatternSpace(rows, cols, k)
+    start = sp.state(list(range(1, k + 1)), 0)
+    steps = space.FNS_TABLE_STEPS
+    a = layered.layered_bfs(sp.fns, sp.params, sp.n_ranks, [int(sp.fns.rank(start, sp.params))],
+                            kernel="scan")
+    b = layered.layered_bfs(steps, sp.params, sp.n_ranks, [int(steps.rank(start, sp.params))],
+                            kernel="scan")
+    assert np.array_equal(a.dist, b.dist) and list(a.counts) == list(b.counts)
+    assert a.generated == b.generated and a.expanded == b.expanded == sum(a.counts)
+
+
 @pytest.mark.parametrize("rows,cols,cells,blank", [
     (3, 3, (0, 1, 2), 8), (3, 3, (3, 4, 5, 6), 8), (3, 3, (1, 2, 4, 5, 7), 0), (2, 4, (0, 5, 6), 7),
     (3, 3, (0, 1, 2, 3, 4, 5, 6, 7), 8),

@@ -31,6 +31,13 @@ are written once and only ever call the domain's jitted functions, bundled in a
     then makes a position only for the moves that return -1; its bottom-up layers look at the
     other children first. Permutation puzzles ranked from their first cell answer from a table
     for moves that change only the first few cells.
+``children(r, params, out, k, memo) -> int`` (optional)
+    The ranks of every child of the position of rank ``r``, written to ``out[k:]`` (room for
+    ``n_moves``); returns the new count. ``memo`` is a few ``int64`` words (-1 at first) the
+    domain may keep between calls on one thread (the scan calls it in increasing ``r``). The scan of a whole distance table then makes no
+    position at all for its top-down layers: a domain that can find its moves and their ranks
+    from the rank's digits (pattern databases of sliding tiles: the cells as bit masks) spares
+    the search its ``n_moves`` calls of ``step``.
 
 Every ``params`` namedtuple starts with three fields the kernels read:
 ``state_len`` (bytes per state), ``n_moves`` and ``bound_step`` (2 when every cycle of moves has
@@ -114,8 +121,9 @@ UNSEEN = 255
 
 DomainFns = namedtuple(
     "DomainFns",
-    ["step", "inverse", "is_goal", "heuristic", "rank", "unrank", "rank_after", "rank_from"],
-    defaults=[None],
+    ["step", "inverse", "is_goal", "heuristic", "rank", "unrank", "rank_after", "rank_from",
+     "children"],
+    defaults=[None, None],
 )
 
 

@@ -54,6 +54,10 @@ PatternParams = namedtuple(
         "not_last_col",  # mask of the cells not in the last column
         "full",  # mask of all cells
         "comp",  # comp[free, cell]: the region of ``cell`` within the mask ``free`` (small boards)
+        # a placement's digits read from two tables (see _children_of_rank)
+        "low_size",  # how many values the last digits take together
+        "low_digits",  # low_digits[v]: the last digits of value v, 5 bits each at their places
+        "high_digits",  # high_digits[v]: the first digits, likewise (empty: worked out)
     ],
 )
 
@@ -229,9 +233,159 @@ def _rank_after(state, m, r, p):
     return _rank(state, p)
 
 
-FNS = DomainFns(_step_flood, _inverse, _is_goal, _heuristic, _rank, _unrank, _rank_after)
+#: ``_SEL8[8 * b + d]``: the place of the ``d``-th set bit of the byte ``b``.
+_SEL8 = np.zeros(256 * 8, dtype=np.uint8)
+for _b in range(256):
+    for _d, _at in enumerate(i for i in range(8) if (_b >> i) & 1):
+        _SEL8[8 * _b + _d] = _at
+
+
+@domain_fn
+def _select32(mask, d):
+    """:func:`_select` for masks of at most 32 cells: which half, then which byte, by counting
+    bits, and the byte's table; no loop whose end the processor would have to guess."""
+    c = _popcount(mask & 0xFFFF)
+    h = np.int64(d >= c)
+    mask >>= 16 * h
+    d -= c * h
+    c = _popcount(mask & 0xFF)
+    b = np.int64(d >= c)
+    mask >>= 8 * b
+    d -= c * b
+    return 16 * h + 8 * b + np.int64(_SEL8[8 * (mask & 0xFF) + d])
+
+
+@domain_fn
+def _children_of_rank(r, p, out, k0, memo, table):
+    """Every child of the state of rank ``r`` (its rank written to ``out[k0:]``), found and
+    ranked on the rank's digits and cell masks, no state made; returns the new count.
+
+    The placement's rank is the sum of its digits times their weights, digit ``i`` being tile
+    ``i``'s cell counted among the cells no earlier tile holds. A move of tile ``j`` from cell
+    ``t`` to ``c`` changes digit ``j``, and the digit of each later tile whose cell lies between
+    ``t`` and ``c`` by one (up when ``t`` is below it); every other digit stays. ``table``: the
+    regions are read from ``p.comp``, else flood-filled. The cells and digits are kept 5 bits
+    each in one integer (so ``k <= 12``). ``memo`` keeps the last placement decoded and its
+    cells: the scan meets the states of one placement (its blank regions) one after another."""
+    k, n = p.k, p.n_cells
+    cols, nf, nl, full = p.cols, p.not_first_col, p.not_last_col, p.full
+    placement, free_idx = divmod_fast(r, n - k)
+    if memo[0] == placement:
+        cells, used = memo[1], memo[2]
+    else:
+        # the digits: the last few from one table, the others from a second one (or divisions)
+        high, low = divmod_fast(placement, p.low_size)
+        digits = p.low_digits[low]
+        if p.high_digits.shape[0] > 0:
+            digits |= p.high_digits[high]
+        else:
+            q = high
+            for i in range(k - 1 - DIGIT_TABLE_DIGITS, -1, -1):
+                q, d = divmod_fast(q, n - i)
+                digits |= d << (5 * i)
+        # the cells, first tile first
+        cells = np.int64(0)
+        used = np.int64(0)
+        for i in range(k):
+            x = _select32(full & ~used, (digits >> (5 * i)) & 31)
+            cells |= x << (5 * i)
+            used |= np.int64(1) << x
+        memo[0], memo[1], memo[2] = placement, cells, used
+    free = full & ~used
+    x = _select32(free, free_idx)
+    if table:
+        region = np.int64(p.comp[free, x])
+    else:
+        region = flood(np.int64(1) << x, free, p)
+    kk = k0
+    weight = np.int64(1)  # tile j's weight: the product of n - i for i = j+1 .. k-1
+    later = np.int64(0)  # the cells of the tiles after j
+    for j in range(k - 1, -1, -1):
+        t = (cells >> (5 * j)) & 31
+        bit = np.int64(1) << t
+        earlier = used & ~later & ~bit
+        near = (((bit << 1) & nf) | ((bit >> 1) & nl) | (bit << cols) | (bit >> cols)) & region
+        d_old = t - _popcount(earlier & (bit - 1))
+        while near != 0:
+            cb = near & -near
+            near ^= cb
+            c = lowest_bit(cb)
+            occ = used ^ bit ^ cb
+            if table:
+                reg = np.int64(p.comp[full & ~occ, t])
+            else:
+                reg = flood(bit, full & ~occ, p)
+            low = lowest_bit(reg)
+            below = low - _popcount(occ & ((np.int64(1) << low) - 1))
+            child = placement + (c - _popcount(earlier & (cb - 1)) - d_old) * weight
+            lo, hi = (bit, cb) if t < c else (cb, bit)
+            between = later & (hi - 1) & ~(lo | (lo - 1))
+            if between != 0:  # a later tile's digit moves by one for each such cell
+                w = np.int64(1)
+                for i in range(k - 1, j, -1):
+                    if (between >> ((cells >> (5 * i)) & 31)) & 1:
+                        child += w if t < c else -w
+                    w *= n - i
+            out[kk] = child * (n - k) + below
+            kk += 1
+        later |= bit
+        weight *= n - j
+    return kk
+
+
+@domain_fn
+def _children_table(r, p, out, k0, memo):
+    return _children_of_rank(r, p, out, k0, memo, True)
+
+
+@domain_fn
+def _children_flood(r, p, out, k0, memo):
+    return _children_of_rank(r, p, out, k0, memo, False)
+
+
+FNS = DomainFns(_step_flood, _inverse, _is_goal, _heuristic, _rank, _unrank, _rank_after,
+                None, _children_flood)
 #: The same with the region read from a table (boards of at most :data:`TABLE_CELLS` cells).
-FNS_TABLE = DomainFns(_step_table, _inverse, _is_goal, _heuristic, _rank, _unrank, _rank_after)
+FNS_TABLE = DomainFns(_step_table, _inverse, _is_goal, _heuristic, _rank, _unrank, _rank_after,
+                      None, _children_table)
+#: Without ``children`` (groups of more than :data:`CHILDREN_TILES` tiles, whose cells do not
+#: fit one integer).
+FNS_STEPS = DomainFns(_step_flood, _inverse, _is_goal, _heuristic, _rank, _unrank, _rank_after)
+FNS_TABLE_STEPS = DomainFns(_step_table, _inverse, _is_goal, _heuristic, _rank, _unrank,
+                            _rank_after)
+#: The most tiles whose cells :func:`_children_of_rank` keeps in one integer.
+CHILDREN_TILES = 12
+#: A placement's last digits read from one table (``low_digits``; 11,880 entries for 8 tiles on
+#: 16 cells), and the others from a second one when it has at most :data:`DIGIT_TABLE_MAX`
+#: entries: one division instead of one per digit.
+DIGIT_TABLE_DIGITS = 4
+DIGIT_TABLE_MAX = 1 << 18
+
+
+def digit_tables(n, k):
+    """``(low_size, low_digits, high_digits)`` for placements of ``k`` tiles on ``n`` cells:
+    the digits of the last ``min(k, 4)`` tiles, and of the others (an empty table when it
+    would pass :data:`DIGIT_TABLE_MAX` entries), each digit 5 bits at its tile's place."""
+    n_low = min(k, DIGIT_TABLE_DIGITS)
+    radices = [n - i for i in range(k)]  # tile i's digit runs over n - i values
+
+    def table(first, last):
+        size = 1
+        for i in range(first, last):
+            size *= radices[i]
+        v = np.arange(size, dtype=np.int64)
+        out = np.zeros(size, dtype=np.int64)
+        for i in range(last - 1, first - 1, -1):
+            v, d = np.divmod(v, radices[i])
+            out |= d << (5 * i)
+        return size, out
+
+    low_size, low = table(k - n_low, k)
+    high_size = 1
+    for i in range(k - n_low):
+        high_size *= radices[i]
+    high = table(0, k - n_low)[1] if high_size <= DIGIT_TABLE_MAX else np.zeros(0, np.int64)
+    return np.int64(low_size), low, high
 
 
 class PatternSpace:
@@ -254,12 +408,13 @@ class PatternSpace:
         self.params = PatternParams(
             k + 9, 4 * k, 1, np.int64(n), np.int64(k), np.int64(cols), nbr,
             np.int64(not_first), np.int64(not_last), np.int64((1 << n) - 1),
-            np.zeros((1, 1), dtype=np.uint16),
+            np.zeros((1, 1), dtype=np.uint16), *digit_tables(n, k),
         )
-        self.fns = FNS
+        few = k <= CHILDREN_TILES
+        self.fns = FNS if few else FNS_STEPS
         if n <= TABLE_CELLS:  # regions read from a table
             self.params = self.params._replace(comp=_component_table(n, self.params))
-            self.fns = FNS_TABLE
+            self.fns = FNS_TABLE if few else FNS_TABLE_STEPS
 
     @property
     def n_placements(self):

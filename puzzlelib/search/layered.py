@@ -61,6 +61,8 @@ _HIGHS = np.uint64(0x8080808080808080)
 
 #: Children the table scan collects (their entries prefetched) before it looks at them.
 BATCH = 32
+#: Words a domain's ``children`` may keep between its calls on one range of the table.
+MEMO_WORDS = 8
 
 
 @jit
@@ -97,13 +99,35 @@ def _choose_has_rank_from(fns):
     return lambda fns: has
 
 
+def _children(fns, r, p, out, k, memo):
+    """The domain's ``children`` where it offers them, else ``k`` (chosen when compiling)."""
+
+
+@overload(_children, jit_options={"_nrt": False})
+def _choose_children(fns, r, p, out, k, memo):
+    if isinstance(fns[8], types.NoneType):
+        return lambda fns, r, p, out, k, memo: k
+    return lambda fns, r, p, out, k, memo: fns.children(r, p, out, k, memo)
+
+
+def _has_children(fns):
+    """Whether the domain offers ``children`` (a constant when compiling)."""
+
+
+@overload(_has_children, jit_options={"_nrt": False})
+def _choose_has_children(fns):
+    has = not isinstance(fns[8], types.NoneType)
+    return lambda fns: has
+
+
 @kernel
 def _expand_range(lo, hi, dist, words, depth, fns, p):
     """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``. ``words`` is ``dist``
     seen as ``uint64``: eight entries are skipped at once when none of them equals ``depth``
     (most of a big table, in most layers). Children's ranks come from the domain's
     ``rank_from`` where it answers, else from ``unrank``, ``step`` and ``rank_after`` (given
-    the parent's rank), the position made only for the moves ``rank_from`` leaves. Children are
+    the parent's rank), the position made only for the moves ``rank_from`` leaves, or all at
+    once from the domain's ``children`` where it offers them. Children are
     collected :data:`BATCH` at a time, their entries prefetched as their ranks are made, and
     only then looked at: the cache misses overlap, and no branch on a table entry waits for
     one.
@@ -115,6 +139,7 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
     base = np.empty(p.state_len, dtype=np.uint8)
     kids = np.empty(BATCH + p.n_moves, dtype=np.int64)
     todo = np.empty(p.n_moves, dtype=np.int64)  # the moves rank_from leaves
+    memo = np.full(MEMO_WORDS, -1, dtype=np.int64)  # the domain's, between calls of children
     nk = 0
     found = 0
     marked = 0
@@ -135,7 +160,14 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
         # (written out here: a helper inlined by numba, given params, would count the
         # references of all its arrays on every position)
         rest = p.n_moves
-        if _has_rank_from(fns):
+        if _has_children(fns):
+            rest = 0
+            k = _children(fns, r, p, kids, nk, memo)
+            illegal += p.n_moves - (k - nk)
+            for t in range(nk, k):
+                prefetch(dist, kids[t])
+            nk = k
+        elif _has_rank_from(fns):
             rest = 0
             for m in range(p.n_moves):
                 c = _rank_from(fns, r, m, p)
