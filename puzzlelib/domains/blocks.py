@@ -882,13 +882,12 @@ FRONTIER = FrontierFns(_pack, _unpack, _candidates, _play)
 FRONTIER_PLAIN = FrontierFns(_pack, _unpack, _candidates, _play_plain)
 
 
-
 # ---------------------------------------------------------------------------------------------
 # Words: a position of a board of up to 21 cells in one 64-bit integer
 # ---------------------------------------------------------------------------------------------
 #
 # Cell i owns bits 3i..3i+2 of the word: 0 where no piece has its top-left cell, else the
-# piece's shape (WORD_VALUE: 1x1 -> 1, 1x2 -> 2, 2x1 -> 3, 2x2 -> 4). Shapes of one kind are
+# piece's shape (1x1 -> 1, 1x2 -> 2, 2x1 -> 3, 2x2 -> 4: one more than its place in WORD_SHAPES). Shapes of one kind are
 # alike, so the word is canonical. Its three bit planes (bits 0, 1, 2 of every field) give the
 # top-left cells of each shape as four masks over the cells, and the moves are worked out on
 # those masks with a few shifts: a piece may go where every cell it would cover is empty or its
@@ -896,7 +895,7 @@ FRONTIER_PLAIN = FrontierFns(_pack, _unpack, _candidates, _play_plain)
 
 #: Cells a word can hold (3 bits each, 63 bits in all).
 WORD_CELLS = 21
-#: The field value of each shape, by shape number (1x1, 1x2, 2x1, 2x2).
+#: (height, width) of the shapes whose fields hold 1, 2, 3 and 4.
 WORD_SHAPES = ((1, 1), (1, 2), (2, 1), (2, 2))
 
 WordParams = namedtuple(
@@ -917,19 +916,9 @@ WordParams = namedtuple(
 
 
 @domain_fn
-def _spread3(x):
-    """Bits 0..20 of ``x`` moved to bits 0, 3, 6, ..., 60."""
-    x &= 0x1FFFFF
-    x = (x | (x << 32)) & 0x1F00000000FFFF
-    x = (x | (x << 16)) & 0x1F0000FF0000FF
-    x = (x | (x << 8)) & 0x100F00F00F00F00F
-    x = (x | (x << 4)) & 0x10C30C30C30C30C3
-    return (x | (x << 2)) & 0x1249249249249249
-
-
-@domain_fn
 def _gather3(x):
-    """Bits 0, 3, 6, ..., 60 of ``x`` moved to bits 0..20 (the inverse of :func:`_spread3`)."""
+    """Bits 0, 3, 6, ..., 60 of ``x`` moved to bits 0..20 (one bit plane of a word, as a mask
+    over the cells)."""
     x &= 0x1249249249249249
     x = (x | (x >> 2)) & 0x10C30C30C30C30C3
     x = (x | (x >> 4)) & 0x100F00F00F00F00F
