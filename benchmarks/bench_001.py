@@ -3,17 +3,28 @@ here with ``gcc -O2`` at measuring time), side by side in one run, and a scaling
 thread count.
 
     python -m benchmarks 001 [--repeat 5] [--threads 1,2] [--big] [--no-c] [--csv FILE]
+    python -m benchmarks 001 --cli ROUNDS [--before TREE] [--csv FILE]
 
 Every row: the median wall time of the search (compilation excluded; reported apart). ``--big``
 adds the 2x6 and 3x4 God's-algorithm tables (239,500,800 positions each, about 2 GB).
 ``--breakdown`` times the parts of one layer's expansion (copying states, moving, ranking,
 the table lookup) to show where the time goes.
+
+``--cli ROUNDS`` measures as a user sees it: the seconds that ``python -m puzzlelib layers
+--size 4x4 --start ... --json`` reports in a fresh process (its first search; the kernels
+loaded from numba's cache, which a first uncounted run fills), against the C program's whole
+run, alternating which goes first from round to round. ``--before TREE`` (a checkout of
+other code, ``git worktree add``) runs that tree's CLI in the same rounds, with its own cache.
 """
 
 import argparse
+import json
 import os
 import platform
 import statistics
+import subprocess
+import sys
+import tempfile
 
 import numba
 
@@ -46,7 +57,12 @@ def main(argv=None):
     ap.add_argument("--no-c", action="store_true", help="skip the document's C program")
     ap.add_argument("--breakdown", action="store_true", help="where one layer's time goes")
     ap.add_argument("--csv", help="also write the table to this CSV file")
+    ap.add_argument("--cli", type=int, metavar="ROUNDS",
+                    help="time the CLI in fresh processes against the C program, ROUNDS rounds")
+    ap.add_argument("--before", help="with --cli: also another tree's CLI, in the same rounds")
     args = ap.parse_args(argv)
+    if args.cli:
+        return cli_rounds(args.cli, args.before, args.csv)
     n_max = numba.config.NUMBA_NUM_THREADS
     threads = ([int(t) for t in args.threads.split(",")] if args.threads
                else sorted({1, numba.get_num_threads()}))
@@ -88,6 +104,60 @@ def main(argv=None):
     if args.csv:
         write_csv(args.csv, ["case", "threads", "seconds", "speedup_vs_1", "c_seconds", "c_over_ours",
                         "compile_s"], rows)
+    return 0
+
+
+def _cli_seconds(tree, size, start, cache):
+    """The seconds ``layers --json`` reports in a fresh process run from ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=cache)
+    out = subprocess.run([sys.executable, "-m", "puzzlelib", "layers", "--size", size, "--start",
+                          start, "--json"], cwd=tree, env=env, check=True, capture_output=True,
+                         text=True).stdout
+    return json.loads(out)["seconds"]
+
+
+def cli_rounds(rounds, before, csv_path):
+    """Each round: per problem, the C program and each tree's CLI, in an order that alternates."""
+    from . import seed_c
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    trees = {"ours": here}
+    if before:
+        trees["before"] = os.path.abspath(before)
+    work = tempfile.mkdtemp(prefix="puzzlelib_001_cli_")
+    caches = {name: os.path.join(work, f"numba_{name}") for name in trees}
+    os.makedirs(os.path.join(work, "c"))
+    progs = seed_c.build(os.path.join(work, "c"))
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs; {rounds} rounds; trees: "
+          + ", ".join(f"{k} {v}" for k, v in trees.items()))
+    times = {}
+    for name, (size, start, total, _) in PROBLEMS.items():
+        for tag, tree in trees.items():  # fill each tree's numba cache (not counted)
+            _cli_seconds(tree, size, start, caches[tag])
+        exe = progs[int(name[-1])]
+        for k in range(rounds):
+            order = [("C", None)] + list(trees.items())
+            if k % 2:
+                order.reverse()
+            for tag, tree in order:
+                if tree is None:
+                    secs, got = seed_c.run(exe)
+                    assert got == total, (name, got)
+                else:
+                    secs = _cli_seconds(tree, size, start, caches[tag])
+                times.setdefault((name, tag), []).append(secs)
+    rows = []
+    for name in PROBLEMS:
+        c = statistics.median(times[(name, "C")])
+        for tag in trees:
+            ts = times[(name, tag)]
+            med = statistics.median(ts)
+            rows.append((name, f"cli-{tag}", med, min(ts), max(ts), c, c / med))
+            print(f"{name}  {tag:6s} CLI {med:6.3f} s (runs {min(ts):.3f}-{max(ts):.3f})   "
+                  f"C {c:5.2f} s   C/{tag} {c / med:5.1f}x", flush=True)
+    if csv_path:
+        write_csv(csv_path, ["case", "code", "seconds", "min_s", "max_s", "c_seconds",
+                             "c_over_ours"], rows)
     return 0
 
 

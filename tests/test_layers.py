@@ -38,8 +38,8 @@ def test_depth_and_path_queries(rng):
 
 
 #: The ways to build a table: layer lists split by blank cell (parallel), one list (no
-#: buckets), each holding states or 64-bit keys (distinct tiles on at most 15 cells), and the
-#: parallel scan of the table.
+#: buckets), each holding states or 64-bit keys (distinct tiles on at most 15 cells, repeated
+#: labels on at most 16), and the parallel scan of the table.
 KERNELS = [("lists", True, False), ("lists", False, False), ("lists", True, True),
            ("lists", False, True), ("scan", False, False)]
 
@@ -56,18 +56,53 @@ def _tables(puz, start=None, stop=-1, **kwargs):
     return out
 
 
-def test_layer_lists_hold_keys_for_distinct_tiles_only():
+def test_which_boards_keep_keys_in_their_layer_lists():
     assert SlidingPuzzle(3, 3, heuristic="none").lkfns is sliding.KEYS_RANKED
     assert SlidingPuzzle(3, 5, heuristic="none").lkfns is sliding.KEYS_RANKED
-    assert SlidingPuzzle(4, 4, heuristic="none").lkfns is None  # 16 cells: no 64-bit key
-    assert SlidingPuzzle(2, 4, goal=[1, 1, 2, 2, 3, 3, 4, 0], heuristic="none").lkfns is None
+    assert SlidingPuzzle(4, 4, heuristic="none").lkfns is None  # 16 distinct: no room for the blank
+    assert SlidingPuzzle(2, 4, goal=[1, 1, 2, 2, 3, 3, 4, 0],
+                         heuristic="none").lkfns is sliding.KEYS_MULTISET
+    four = [1, 2, 3, 4, 6, 6, 6, 6, 6, 6, 6, 6, 5, 6, 6, 0]  # document 001's problem 1
+    assert SlidingPuzzle(4, 4, goal=four, heuristic="none").lkfns is sliding.KEYS_MULTISET
+    eight = [1, 2, 3, 4, 5, 6, 7, 8] + [9] * 7 + [0]  # 9 classes: the long multiset rank
+    assert SlidingPuzzle(4, 4, goal=eight, heuristic="none").lkfns is None
+    assert SlidingPuzzle(5, 4, goal=[1] * 19 + [0], heuristic="none").lkfns is None  # 20 cells
     assert SlidingPuzzle(3, 3, heuristic="none", hash="sparse").lkfns is None
+
+
+@pytest.mark.parametrize("goal", [
+    [1, 1, 2, 2, 3, 3, 15, 15, 15, 15, 4, 4, 4, 4, 4, 0],  # label 15: the key's sign bit
+    [1, 2, 3, 4, 6, 6, 6, 6, 6, 6, 6, 6, 5, 6, 6, 0],
+])
+def test_multiset_keys_of_16_cells_round_trip_and_rank(goal):
+    """Every key of random positions of a 4x4 board of repeated labels gives back its state,
+    its blank's cell and, from its parent's rank, its own rank, whichever cell the blank is in
+    (the blank's cell is the key's one zero field)."""
+    puz = SlidingPuzzle(4, 4, goal=goal, heuristic="none")
+    kf, p = puz.lkfns, puz.params
+    rng = np.random.default_rng(5)
+    state = np.empty(puz.state_len, dtype=np.uint8)
+    back = np.empty(puz.state_len, dtype=np.uint8)
+    for r in rng.integers(0, puz.n_ranks, 300):
+        puz.fns.unrank(int(r), p, state)
+        k = kf.key(state, p)
+        kf.unkey(k, p, back)
+        assert (back[:17] == state[:17]).all()
+        for m in range(4):
+            c = kf.key_step(k, m, p)
+            child = state.copy()
+            if puz.fns.step(child, m, p) == sliding.ILLEGAL:
+                assert c == -1
+                continue
+            kf.unkey(c, p, back)
+            assert (back[:17] == child[:17]).all()
+            assert kf.rank_after(c, m, int(r), p) == puz.fns.rank(child, p)
 
 
 @pytest.mark.parametrize(
     "rows,cols,goal",
     [(2, 3, None), (3, 3, None), (2, 4, [1, 1, 2, 2, 3, 3, 4, 0]),
-     (3, 3, [1, 2, 3, 4, 5, 5, 5, 5, 0])],
+     (3, 3, [1, 2, 3, 4, 5, 5, 5, 5, 0]), (4, 4, [1] * 6 + [2] * 9 + [0])],
 )
 def test_every_kernel_gives_the_same_table(rows, cols, goal):
     puz = SlidingPuzzle(rows, cols, goal=goal, heuristic="none")

@@ -38,6 +38,7 @@ from ..core.hashing import (
     check_rank_size,
     _popcount,
     divmod_fast,
+    lowest_bit,
     multiset_radix,
     MULTISET_FAST_CLASSES,
     MULTISET_FAST_N,
@@ -508,6 +509,8 @@ CURSOR = CursorFns(_cursor, _next_move, _peek, _apply, _undo)
 
 #: Boards of at most this many cells have a key (15 cells of 4 bits, and the blank's cell).
 KEY_MAX_CELLS = 15
+#: Repeated labels on at most this many cells have keys for layered BFS (:data:`KEYS_MULTISET`).
+MULTISET_KEY_MAX_CELLS = 16
 _KEY_CELLS = (1 << 60) - 1
 
 
@@ -552,6 +555,62 @@ KEYS = KeyFns(_key, _key_step, _unkey)
 #: The same keys with the rank of distinct tiles read from them: layered BFS keeps its layer
 #: lists as keys (see :mod:`puzzlelib.search.layered`).
 KEYS_RANKED = KeyFns(_key, _key_step, _unkey, _rank_after_key)
+
+
+# Keys of repeated labels on up to 16 cells, for the layer lists of layered BFS: 4 bits per cell
+# (labels are below the number of cells) and no field for the blank's cell: it is the cell whose
+# field is zero, which a few word operations find (the fields above the last cell are zero too,
+# and only fields above the lowest zero one can be mistaken for zero).
+
+_NIBBLE_ONES = np.uint64(0x1111111111111111)
+_NIBBLE_HIGHS = np.uint64(0x8888888888888888)
+
+
+@domain_fn
+def _blank_of_key(k):
+    u = np.uint64(k)
+    return lowest_bit((u - _NIBBLE_ONES) & ~u & _NIBBLE_HIGHS) >> 2
+
+
+@domain_fn
+def _key_cells(state, p):
+    k = np.int64(0)
+    for i in range(p.n_cells):
+        k |= np.int64(state[i]) << (4 * i)
+    return k
+
+
+@domain_fn
+def _key_cells_step(k, m, p):
+    b = _blank_of_key(k)
+    t = np.int64(p.cnbr[b * 4 + m])
+    if t < 0:
+        return np.int64(-1)  # (no key is -1: some field is zero)
+    u = np.uint64(k)
+    tile = (u >> np.uint64(4 * t)) & np.uint64(15)
+    return np.int64(u + (tile << np.uint64(4 * b)) - (tile << np.uint64(4 * t)))
+
+
+@domain_fn
+def _unkey_cells(k, p, state):
+    """Writes the cells and the blank's cell (the first ``n_cells + 1`` bytes)."""
+    for i in range(p.n_cells):
+        state[i] = (k >> (4 * i)) & 15
+    state[p.n_cells] = _blank_of_key(k)
+
+
+@domain_fn
+def _rank_after_key_multiset(k, m, r, p):
+    """:func:`_rank_after_multiset` read from a key of :data:`KEYS_MULTISET`."""
+    if m >= 2:
+        return r - p.block if m == 2 else r + p.block
+    return (_blank_of_key(k) * p.block
+            + multiset_rank(k, p.n_cells, p.mshift, p.mupdate, p.mweights))
+
+
+#: Keys of repeated labels (the one-word multiset rank's boards, up to 16 cells) that give
+#: their rank: the layer lists of layered BFS.
+KEYS_MULTISET = KeyFns(_key_cells, _key_cells_step, _unkey_cells, _rank_after_key_multiset)
 
 
 def cursor_tables(nbr, h):
@@ -819,9 +878,13 @@ class SlidingPuzzle(Puzzle):
         self.dfs_fns = self.fns
         #: 64-bit keys for bidirectional search, on boards of at most 15 cells.
         self.kfns = KEYS if self.n_cells <= KEY_MAX_CELLS else None
-        #: Keys that also give ``fns``' rank, for layered BFS (distinct tiles' hash only).
-        self.lkfns = (KEYS_RANKED if self.kfns is not None and self.fns.rank is _rank
-                      else None)
+        #: Keys that also give ``fns``' rank, for layered BFS.
+        if self.fns is FNS_MULTISET and self.n_cells <= MULTISET_KEY_MAX_CELLS:
+            self.lkfns = KEYS_MULTISET
+        elif self.kfns is not None and self.fns.rank is _rank:
+            self.lkfns = KEYS_RANKED
+        else:
+            self.lkfns = None
 
     # -- construction ---------------------------------------------------------------------
     def _coords(self, cell):
