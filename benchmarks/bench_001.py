@@ -7,8 +7,8 @@ thread count.
 
 Every row: the median wall time of the search (compilation excluded; reported apart). ``--big``
 adds the 2x6 and 3x4 God's-algorithm tables (239,500,800 positions each, about 2 GB).
-``--breakdown`` times the parts of one layer's expansion (copying states, moving, ranking,
-the table lookup) to show where the time goes.
+``--breakdown`` times the parts of one layer's expansion (stepping keys, ranking, the table
+lookup) to show where the time goes.
 
 ``--cli ROUNDS`` measures as a user sees it: the seconds that ``python -m puzzlelib layers
 --size 4x4 --start ... --json`` reports in a fresh process (its first search; the kernels
@@ -162,44 +162,41 @@ def cli_rounds(rounds, before, csv_path):
 
 
 def breakdown():
-    """Time the parts of expanding one large layer of problem 2, on one thread: copying each
-    parent, applying the move, ranking the child, and reading its table entry."""
+    """Time the parts of expanding one large layer of problem 2, on one thread: each parent's
+    key stepped by each move, the child ranked, and its table entry read."""
     import time
 
     import numpy as np
     from numba import njit
 
-    from puzzlelib.core.contract import ILLEGAL, UNSEEN
+    from puzzlelib.core.contract import UNSEEN
     from puzzlelib.domains.sliding import SlidingPuzzle
 
     size, start, _, _ = PROBLEMS["problem2"]
     lay = layers(SlidingPuzzle(size), start)
     puz = SlidingPuzzle(4, 4, goal=[int(x) for x in start.split()], heuristic="none")
-    fns, p = puz.fns, puz.params
+    fns, p, kf = puz.fns, puz.params, puz.lkfns
     depth = int(np.argmax(lay.counts))
     ranks = np.flatnonzero(lay.table == depth)
-    fs = np.empty((len(ranks), p.state_len), dtype=np.uint8)
+    keys = np.empty(len(ranks), dtype=np.int64)
+    state = np.empty(p.state_len, dtype=np.uint8)
     for i, r in enumerate(ranks):
-        fns.unrank(int(r), p, fs[i])
+        fns.unrank(int(r), p, state)
+        keys[i] = kf.key(state, p)
 
     @njit
-    def part(dist, fs, ranks, fns, p, upto):
-        state = np.empty(p.state_len, dtype=np.uint8)
+    def part(dist, keys, ranks, kf, p, upto):
         acc = 0
-        for i in range(fs.shape[0]):
+        for i in range(keys.shape[0]):
             for m in range(4):
-                for j in range(p.state_len):
-                    state[j] = fs[i, j]
+                c = kf.key_step(keys[i], m, p)
+                if c == -1:
+                    continue
                 if upto == 0:
-                    acc += state[m]
+                    acc += c
                     continue
-                if fns.step(state, m, p) == ILLEGAL:
-                    continue
+                r = kf.rank_after(c, m, ranks[i], p)
                 if upto == 1:
-                    acc += state[m]
-                    continue
-                r = fns.rank_after(state, m, ranks[i], p)
-                if upto == 2:
                     acc += r
                     continue
                 acc += dist[r] == UNSEEN
@@ -215,7 +212,7 @@ def breakdown():
         np.copyto(b, a)
         ts.append(time.perf_counter() - t0)
     bandwidth = 2 * a.nbytes / statistics.median(ts)  # read + write
-    row = p.state_len + 8 + 1  # state, rank, move
+    row = 8 + 8 + 1  # key, rank, move
     moved = lay.total * row * (2 + 3)  # written twice (expand, pack), read ~3 times as a parent
     t2 = statistics.median(layers(SlidingPuzzle(size), start).stats.seconds for _ in range(3))
     print(f"\nmemory: one thread copies {bandwidth / 1e9:.1f} GB/s (read + write); the layer "
@@ -226,16 +223,16 @@ def breakdown():
     share = moved / t2 / bandwidth
     print("  -> " + ("well below what memory can move: the time goes to computing (see below)"
                      if share < 0.5 else "close to what memory can move: memory-bound"))
-    names = ["copy parent", "+ move", "+ rank child", "+ table lookup"]
+    names = ["step keys", "+ rank child", "+ table lookup"]
     prev = 0.0
     print(f"\nwhere the time goes: one layer of problem 2 (depth {depth}, {len(ranks):,} "
           f"positions), one thread, ns per parent")
-    for upto in range(4):
-        part(lay.table, fs, ranks, fns, p, upto)
+    for upto in range(3):
+        part(lay.table, keys, ranks, kf, p, upto)
         ts = []
         for _ in range(5):
             t0 = time.perf_counter()
-            part(lay.table, fs, ranks, fns, p, upto)
+            part(lay.table, keys, ranks, kf, p, upto)
             ts.append(time.perf_counter() - t0)
         ns = statistics.median(ts) / len(ranks) * 1e9
         print(f"  {names[upto]:16s} {ns:7.1f} ns  (this part {ns - prev:6.1f} ns)")

@@ -600,12 +600,41 @@ def _unkey_cells(k, p, state):
 
 
 @domain_fn
+def _multiset_rank_of_key(k, b, p):
+    """``multiset_rank`` of a key's cells (blank in cell ``b``), from bit masks: one bit per
+    cell, at the bottom of its field. Class by class, its cells are those whose field equals
+    its label, and an item's place (the items of its class or a later one before it) is a bit
+    count of the cells still free below it; the last class's terms are all zero. A term of
+    the same table for each item of every class but the last, and no pass over all cells."""
+    u = np.uint64(k)
+    ones = _NIBBLE_ONES >> np.uint64(64 - 4 * p.n_cells)  # one bit per cell
+    free = ones & ~(np.uint64(1) << np.uint64(4 * b))
+    r = np.int64(0)
+    for c in range(p.class_count.shape[0] - 1):
+        x = u ^ (np.uint64(p.class_label[c]) * _NIBBLE_ONES)
+        x |= x >> np.uint64(1)
+        x |= x >> np.uint64(2)
+        mine = free & ~x  # the cells of label c's class
+        at = np.uint64(256 * c)
+        j = np.uint64(0)
+        rest = mine
+        while rest:
+            low = rest & (~rest + np.uint64(1))
+            place = np.uint64(_popcount(free & (low - np.uint64(1))))
+            r += p.mweights[at + (place << np.uint64(4)) + j]
+            j += np.uint64(1)
+            rest ^= low
+        free &= ~mine
+    return r
+
+
+@domain_fn
 def _rank_after_key_multiset(k, m, r, p):
     """:func:`_rank_after_multiset` read from a key of :data:`KEYS_MULTISET`."""
     if m >= 2:
         return r - p.block if m == 2 else r + p.block
-    return (_blank_of_key(k) * p.block
-            + multiset_rank(k, p.n_cells, p.mshift, p.mupdate, p.mweights))
+    b = _blank_of_key(k)
+    return b * p.block + _multiset_rank_of_key(k, b, p)
 
 
 #: Keys of repeated labels (the one-word multiset rank's boards, up to 16 cells) that give
