@@ -4,7 +4,9 @@ instances of ``data/korf24.csv``, every length checked against the published one
     python -m benchmarks korf24 [--instances 10] [--ids 25,40] [--threads 2] [--rebuild]
                                 [--node-limit N] [--csv FILE]
 
-Without ``--ids`` the instances taken are those with the fewest moves left above the databases'
+With ``--node-limit`` an instance that reaches it is reported as stopped and the run goes on;
+after ten or more solved, the ten with the fewest nodes are summed. Without ``--ids`` the
+instances taken are those with the fewest moves left above the databases'
 bound at the start (published length minus our initial h: half of it is the number of IDA*
 passes after the first, a rough guide to the work); ties by the length. The databases are built
 on first use (two breadth-first searches: the other two groups are a quarter and a half turn
@@ -17,7 +19,7 @@ import time
 
 import numba
 
-from puzzlelib import SlidingPuzzle, pdb as pdb_package, solve
+from puzzlelib import SearchLimitError, SlidingPuzzle, pdb as pdb_package, solve
 from puzzlelib.pdb import sliding as pdb
 
 from ._common import data_rows, write_csv
@@ -52,7 +54,7 @@ def main(argv=None):
               f"({db.source})",
               flush=True)
         out.append(["build", "-".join(map(str, cells)), db.made_by, None, None, None,
-                    db.n_states, round(db.build_seconds, 2), None])
+                    db.n_states, round(db.build_seconds, 2), None, None])
 
     # -- which instances ------------------------------------------------------------------------
     space, _ = pdb_package.guide(PUZ, "pdb6666", progress=False)
@@ -69,10 +71,19 @@ def main(argv=None):
 
     # -- IDA* -----------------------------------------------------------------------------------
     total_s, total_nodes = 0.0, 0
+    solved = []
     for r in chosen:
         t0 = time.perf_counter()
-        sol = solve(PUZ, r["start"], method="idastar", heuristic="pdb6666",
-                    threads=args.threads, node_limit=args.node_limit, progress=False)
+        try:
+            sol = solve(PUZ, r["start"], method="idastar", heuristic="pdb6666",
+                        threads=args.threads, node_limit=args.node_limit, progress=False)
+        except SearchLimitError:
+            wall = time.perf_counter() - t0
+            print(f"instance {r['id']:>2}: stopped at the node limit ({args.node_limit:,}), "
+                  f"{wall:.1f} s wall", flush=True)
+            out.append(["idastar", r["id"], None, int(r["optimal_length"]), r["h0"], None,
+                        None, None, args.threads, f"stopped at {args.node_limit} nodes"])
+            continue
         wall = time.perf_counter() - t0
         if sol.length != int(r["optimal_length"]):
             raise AssertionError(f"instance {r['id']}: {sol.length} moves, published "
@@ -84,10 +95,15 @@ def main(argv=None):
               f"({wall:.1f} s wall, {sol.stats.generated / max(sol.stats.seconds, 1e-9) / 1e6:.1f} "
               f"M nodes/s; {total_s:.0f} s so far)", flush=True)
         out.append(["idastar", r["id"], None, int(r["optimal_length"]), r["h0"], sol.length,
-                    sol.stats.generated, round(sol.stats.seconds, 3), args.threads])
-    print(f"{len(chosen)} instances: {total_nodes:,} nodes, {total_s:.1f} s of search on "
-          f"{args.threads} thread(s)")
+                    sol.stats.generated, round(sol.stats.seconds, 3), args.threads, None])
+        solved.append((sol.stats.generated, r["id"], sol.stats.seconds))
+    print(f"{len(solved)} of {len(chosen)} instances solved: {total_nodes:,} nodes, "
+          f"{total_s:.1f} s of search on {args.threads} thread(s)")
+    if len(solved) >= 10:
+        ten = sorted(solved)[:10]
+        print(f"the ten solved with the fewest nodes ({', '.join(str(i) for _, i, _ in ten)}): "
+              f"{sum(n for n, _, _ in ten):,} nodes, {sum(t for _, _, t in ten):.1f} s of search")
     if args.csv:
         write_csv(args.csv, ["what", "id", "source", "optimal_length", "initial_h", "length",
-                             "generated", "seconds", "threads"], out)
+                             "generated", "seconds", "threads", "note"], out)
     return 0

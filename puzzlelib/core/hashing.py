@@ -133,7 +133,7 @@ def divmod_fast(a, b):
 
 def _item(seq, i):
     """Item ``i`` of a sequence: an array's, or the 4-bit field ``i`` of an integer (item ``i``
-    in bits ``4i`` to ``4i + 3``, at most 16 items: the sliding domain's 64-bit keys)."""
+    in bits ``4i`` to ``4i + 3``, at most 15 items: the sliding domain's 64-bit keys)."""
 
 
 @overload(_item, inline="always")
@@ -371,8 +371,7 @@ def multiset_tables(cls, counts, ignore=None):
 
 @jit(_nrt=False)  # (allocates nothing: no reference counts on the arrays passed)
 def multiset_rank(seq, length, shift, update, weights):
-    """Rank of the arrangement ``seq[0:length]`` (an array, or an integer of 4-bit fields: see
-    :func:`_item`), with the tables of :func:`multiset_tables`:
+    """Rank of the arrangement ``seq[0:length]``, with the tables of :func:`multiset_tables`:
     at most 15 items in at most 8 classes (7 with an ignored value). One pass, no division, no
     multiplication, no branch.
 
@@ -389,7 +388,7 @@ def multiset_rank(seq, length, shift, update, weights):
     r = np.int64(0)
     word = np.uint64(0)
     for pos in range(length):
-        v = _item(seq, pos)
+        v = seq[pos]
         s = np.uint64(shift[v])
         r += weights[(s << np.uint64(5)) + ((word >> s) & np.uint64(255))]
         word += update[v]
