@@ -34,10 +34,11 @@ are written once and only ever call the domain's jitted functions, bundled in a
 ``children(r, params, out, k, memo) -> int`` (optional)
     The ranks of every child of the position of rank ``r``, written to ``out[k:]`` (room for
     ``n_moves``); returns the new count. ``memo`` is a few ``int64`` words (-1 at first) the
-    domain may keep between calls on one thread (the scan calls it in increasing ``r``). The scan of a whole distance table then makes no
-    position at all for its top-down layers: a domain that can find its moves and their ranks
-    from the rank's digits (pattern databases of sliding tiles: the cells as bit masks) spares
-    the search its ``n_moves`` calls of ``step``.
+    domain may keep between calls on one thread (the scan calls it in increasing ``r``). The
+    scan of a whole distance table then makes no position at all for its top-down layers: a
+    domain that can find its moves and their ranks from the rank's digits (pattern databases
+    of sliding tiles: the cells as bit masks) spares the search its ``n_moves`` calls of
+    ``step``.
 
 Every ``params`` namedtuple starts with three fields the kernels read:
 ``state_len`` (bytes per state), ``n_moves`` and ``bound_step`` (2 when every cycle of moves has

@@ -887,11 +887,11 @@ FRONTIER_PLAIN = FrontierFns(_pack, _unpack, _candidates, _play_plain)
 # ---------------------------------------------------------------------------------------------
 #
 # Cell i owns bits 3i..3i+2 of the word: 0 where no piece has its top-left cell, else the
-# piece's shape (1x1 -> 1, 1x2 -> 2, 2x1 -> 3, 2x2 -> 4: one more than its place in WORD_SHAPES). Shapes of one kind are
-# alike, so the word is canonical. Its three bit planes (bits 0, 1, 2 of every field) give the
-# top-left cells of each shape as four masks over the cells, and the moves are worked out on
-# those masks with a few shifts: a piece may go where every cell it would cover is empty or its
-# own. A move changes two fields of the word, so a child is its parent with two fields flipped.
+# piece's shape (1x1 -> 1, 1x2 -> 2, 2x1 -> 3, 2x2 -> 4: one more than its place in
+# WORD_SHAPES). Shapes of one kind are alike, so the word is canonical. Its three bit planes
+# (bits 0, 1, 2 of every field) give the top-left cells of each shape as four masks over the
+# cells, and the moves are worked out on those masks with a few shifts: a piece may go where
+# every cell it would cover is empty or its own. A move changes two fields of the word, so a child is its parent with two fields flipped.
 
 #: Cells a word can hold (3 bits each, 63 bits in all).
 WORD_CELLS = 21
