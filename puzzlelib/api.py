@@ -616,14 +616,14 @@ def _warm_workers(client, space):
 
 
 def _dask_layers(space, state, n, client, progress, farthest_limit, max_depth):
-    from .search.distributed import dask_bfs
+    from .search.distributed import dask_bfs, worker_addresses
 
     with layer_bar(_auto_progress(progress, n), n, f"{space.label} layers (dask)",
                    progress) as update:
         counts, ranks, n_far, tally, stopped = dask_bfs(
             client, space, n, [int(space.fns.rank(state, space.params))], progress=update,
             max_depth=max_depth, farthest_limit=farthest_limit)
-    workers = len(client.scheduler_info(n_workers=-1)["workers"])
+    workers = len(worker_addresses(client))
     out = _Out(COMPLETE, None, tally[0], tally[1], sum(counts), n, workers,
                extra={"table": "dask", "workers": workers, "bytes_sent": int(tally[2])})
     return out, counts, _decoded(space, ranks), n_far, None, stopped

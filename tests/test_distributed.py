@@ -94,3 +94,17 @@ def test_3x4_on_two_workers(client):
     start = "1 2 3 4 5 6 7 8 9 10 11 0"
     assert layers(SlidingPuzzle("3x4"), start, client=client).counts == \
         layers(SlidingPuzzle("3x4"), start).counts
+
+
+def test_workers_are_asked_of_the_scheduler_not_a_cache(client):
+    # Client.scheduler_info() hands back a record that the client's own periodic refresh keeps
+    # overwriting with one that lists no workers; with the refresh every millisecond, about half
+    # the answers read from it were empty (a CI run once failed on "the cluster has no workers").
+    import dask
+
+    from puzzlelib.search.distributed import worker_addresses
+
+    with dask.config.set({"distributed.client.scheduler-info-interval": "1ms"}):
+        with distributed.Client(client.scheduler.address) as busy:
+            answers = [len(worker_addresses(busy)) for _ in range(500)]
+    assert answers == [2] * 500

@@ -121,8 +121,11 @@ def _drop_part(run, i):
 # -- the client's side ---------------------------------------------------------------------------
 
 def worker_addresses(client):
-    """The cluster's workers, in a fixed order, with their memory limits (bytes; 0: none)."""
-    info = client.scheduler_info(n_workers=-1)["workers"]
+    """The cluster's workers, in a fixed order, with their memory limits (bytes; 0: none).
+
+    Asked of the scheduler directly: ``Client.scheduler_info`` returns a cached record that the
+    client's periodic refresh may overwrite with one listing no workers at all."""
+    info = client.sync(client.scheduler.identity, n_workers=-1)["workers"]
     return [(addr, int(info[addr].get("memory_limit") or 0)) for addr in sorted(info)]
 
 
