@@ -108,16 +108,33 @@ def test_children_from_the_rank_are_the_steps_children(rows, cols, k):
             assert out[:3].tolist() == [-7, -7, -7]  # written from the offset given
             n_children += end - 3
     assert n_children > 300
+    # runs of ranks in increasing order, as the scan meets them: placements that share their
+    # first tiles' cells (kept in the memo) and runs across the next multiple of low_size
+    for start in [int(x) for x in rng.integers(0, sp.n_placements, 6)] + [
+            int(p.low_size) - 2, sp.n_placements - 40]:
+        for r in range(start * (sp.n_cells - k), min(sp.n_ranks, (start + 40) * (sp.n_cells - k))):
+            f.unrank(r, p, base)  # where the blank's cell is not its region's lowest: that state
+            want = []
+            for m in range(p.n_moves):
+                st = base.copy()
+                if f.step(st, m, p) != ILLEGAL:
+                    want.append(int(f.rank(st, p)))
+            end = f.children(r, p, out, 3, memo)
+            assert sorted(out[3:end].tolist()) == sorted(want), r
 
 
 def test_select32_finds_every_set_bit():
+    from puzzlelib.core.hashing import FAST_PDEP, select_pdep
     from puzzlelib.pdb.space import _select, _select32
     rng = np.random.default_rng(3)
     masks = [1, 0xFFFFFFFF, 0x80000000, 0x00010001] + [int(x) for x in
                                                        rng.integers(1, 1 << 32, 300)]
     for m in masks:
         for d in range(bin(m).count("1")):
-            assert _select32(m, d) == _select(m, d) == [i for i in range(32) if m >> i & 1][d]
+            want = [i for i in range(32) if m >> i & 1][d]
+            assert _select32(m, d) == _select(m, d) == want
+            if FAST_PDEP:  # the instruction exists only on such processors
+                assert select_pdep(m, d) == want
 
 
 @pytest.mark.parametrize("rows,cols,k", [(3, 4, 5), (4, 4, 5), (2, 6, 4)])

@@ -27,13 +27,14 @@ among the free cells.
 from collections import namedtuple
 
 import numpy as np
+from numba.extending import overload
 
 
 from ..core.jit import jit
 from ..core.contract import ILLEGAL, DomainFns, domain_fn
 from ..core.errors import PuzzleError
 from ..domains.sliding import grid_neighbours
-from ..core.hashing import _popcount, divmod_fast, lowest_bit
+from ..core.hashing import FAST_PDEP, _popcount, divmod_fast, lowest_bit, select_pdep
 
 #: Cell masks are kept in 32 bits.
 MAX_PATTERN_CELLS = 32
@@ -255,6 +256,17 @@ def _select32(mask, d):
     return 16 * h + 8 * b + np.int64(_SEL8[8 * (mask & 0xFF) + d])
 
 
+def _select_fast(mask, d):
+    """:func:`_select32`, or the processor's PDEP where it is quick (chosen when compiling)."""
+
+
+@overload(_select_fast, jit_options={"_nrt": False})
+def _choose_select(mask, d):
+    if FAST_PDEP:
+        return lambda mask, d: select_pdep(mask, d)
+    return lambda mask, d: _select32(mask, d)
+
+
 @domain_fn
 def _children_of_rank(r, p, out, k0, memo, table):
     """Every child of the state of rank ``r`` (its rank written to ``out[k0:]``), found and
@@ -266,33 +278,44 @@ def _children_of_rank(r, p, out, k0, memo, table):
     ``t`` and ``c`` by one (up when ``t`` is below it); every other digit stays. ``table``: the
     regions are read from ``p.comp``, else flood-filled. The cells and digits are kept 5 bits
     each in one integer (so ``k <= 12``). ``memo`` keeps the last placement decoded and its
-    cells: the scan meets the states of one placement (its blank regions) one after another."""
+    cells (the scan meets the states of one placement, its blank regions, one after another),
+    and the cells of its first tiles, those of the digits :attr:`high_digits` holds (shared by
+    the next placements, met in rank order, up to the next multiple of ``low_size``)."""
     k, n = p.k, p.n_cells
     cols, nf, nl, full = p.cols, p.not_first_col, p.not_last_col, p.full
     placement, free_idx = divmod_fast(r, n - k)
     if memo[0] == placement:
         cells, used = memo[1], memo[2]
     else:
-        # the digits: the last few from one table, the others from a second one (or divisions)
         high, low = divmod_fast(placement, p.low_size)
-        digits = p.low_digits[low]
-        if p.high_digits.shape[0] > 0:
-            digits |= p.high_digits[high]
+        n_high = k - DIGIT_TABLE_DIGITS if k > DIGIT_TABLE_DIGITS else 0
+        if memo[3] == high:
+            cells, used = memo[4], memo[5]
         else:
-            q = high
-            for i in range(k - 1 - DIGIT_TABLE_DIGITS, -1, -1):
-                q, d = divmod_fast(q, n - i)
-                digits |= d << (5 * i)
-        # the cells, first tile first
-        cells = np.int64(0)
-        used = np.int64(0)
-        for i in range(k):
-            x = _select32(full & ~used, (digits >> (5 * i)) & 31)
+            # the first tiles' digits from a table (or divisions), then their cells in order
+            if p.high_digits.shape[0] > 0:
+                digits = p.high_digits[high]
+            else:
+                digits = np.int64(0)
+                q = high
+                for i in range(n_high - 1, -1, -1):
+                    q, d = divmod_fast(q, n - i)
+                    digits |= d << (5 * i)
+            cells = np.int64(0)
+            used = np.int64(0)
+            for i in range(n_high):
+                x = _select_fast(full & ~used, (digits >> (5 * i)) & 31)
+                cells |= x << (5 * i)
+                used |= np.int64(1) << x
+            memo[3], memo[4], memo[5] = high, cells, used
+        digits = p.low_digits[low]  # the last tiles' digits
+        for i in range(n_high, k):
+            x = _select_fast(full & ~used, (digits >> (5 * i)) & 31)
             cells |= x << (5 * i)
             used |= np.int64(1) << x
         memo[0], memo[1], memo[2] = placement, cells, used
     free = full & ~used
-    x = _select32(free, free_idx)
+    x = _select_fast(free, free_idx)
     if table:
         region = np.int64(p.comp[free, x])
     else:
