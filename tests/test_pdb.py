@@ -73,6 +73,20 @@ def test_pattern_space_rank_unrank_round_trip(rows, cols, k):
         assert np.array_equal(again, st)
 
 
+def _children_by_steps(sp, r):
+    """The ranks of the children of the state of rank ``r`` (for a rank whose blank's cell is
+    not its region's lowest: of the state it unranks to), by every move and ranking, sorted."""
+    p, f = sp.params, sp.fns
+    base = np.empty(p.state_len, dtype=np.uint8)
+    f.unrank(r, p, base)
+    want = []
+    for m in range(p.n_moves):
+        st = base.copy()
+        if f.step(st, m, p) != ILLEGAL:
+            want.append(int(f.rank(st, p)))
+    return sorted(want)
+
+
 @pytest.mark.parametrize("rows,cols,k", [(3, 3, 2), (3, 3, 4), (2, 5, 3), (4, 4, 3), (4, 4, 6),
                                          (4, 4, 8), (3, 4, 5), (4, 5, 7), (5, 5, 4), (5, 5, 6),
                                          (4, 8, 9), (4, 8, 12)])
@@ -87,7 +101,6 @@ def test_children_from_the_rank_are_the_steps_children(rows, cols, k):
     assert (p.high_digits.shape[0] == 0) == (rows * cols == 32)
     rng = np.random.default_rng(rows * 100 + cols * 10 + k)
     out = np.full(p.n_moves + 3, -7, dtype=np.int64)
-    base = np.empty(p.state_len, dtype=np.uint8)
     memo = np.full(8, -1, dtype=np.int64)  # kept from call to call, as the scan keeps it
     n_children = 0
     for _ in range(100):
@@ -97,14 +110,8 @@ def test_children_from_the_rank_are_the_steps_children(rows, cols, k):
         ranks = sorted({int(f.rank(sp.state(cells, b), p)) for b in range(rows * cols)
                         if b not in cells})
         for r in ranks:
-            f.unrank(r, p, base)
-            want = []
-            for m in range(p.n_moves):
-                st = base.copy()
-                if f.step(st, m, p) != ILLEGAL:
-                    want.append(int(f.rank(st, p)))
             end = f.children(r, p, out, 3, memo)
-            assert sorted(out[3:end].tolist()) == sorted(want)
+            assert sorted(out[3:end].tolist()) == _children_by_steps(sp, r)
             assert out[:3].tolist() == [-7, -7, -7]  # written from the offset given
             n_children += end - 3
     assert n_children > 300
@@ -113,14 +120,8 @@ def test_children_from_the_rank_are_the_steps_children(rows, cols, k):
     for start in [int(x) for x in rng.integers(0, sp.n_placements, 6)] + [
             int(p.low_size) - 2, sp.n_placements - 40]:
         for r in range(start * (sp.n_cells - k), min(sp.n_ranks, (start + 40) * (sp.n_cells - k))):
-            f.unrank(r, p, base)  # where the blank's cell is not its region's lowest: that state
-            want = []
-            for m in range(p.n_moves):
-                st = base.copy()
-                if f.step(st, m, p) != ILLEGAL:
-                    want.append(int(f.rank(st, p)))
             end = f.children(r, p, out, 3, memo)
-            assert sorted(out[3:end].tolist()) == sorted(want), r
+            assert sorted(out[3:end].tolist()) == _children_by_steps(sp, r), r
 
 
 def test_select32_finds_every_set_bit():
