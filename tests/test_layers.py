@@ -170,6 +170,21 @@ def test_bottom_up_scan_gives_the_same_table(rows, cols, goal):
     assert a.counts == b.counts and (a.dist == b.dist).all()
 
 
+def test_the_scan_skips_only_blocks_without_the_layer():
+    """The scan expands only blocks of BLOCK_BITS entries flagged as holding the layer: from
+    starts in blocks far apart, its table equals the layer lists'; the flags are right."""
+    puz = SlidingPuzzle(3, 3, heuristic="none")
+    block = 1 << layered.BLOCK_BITS
+    starts = [3, puz.n_ranks // 2 + 5, puz.n_ranks - 1]  # three blocks of the 178
+    scan = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, starts, kernel="scan")
+    lists = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, starts, kernel="lists")
+    assert (scan.dist == lists.dist).all() and scan.counts == lists.counts
+    for depth in (0, 1, 5, len(scan.counts) - 1):
+        want = [int((scan.dist[b:b + block] == depth).any()) for b in range(0, puz.n_ranks, block)]
+        assert layered._blocks_at_depth(scan.dist, depth).tolist() == want
+    assert sum(layered._blocks_at_depth(scan.dist, 0)) == 3
+
+
 def test_kernel_choice():
     assert layered.choose_kernel(layered.PARALLEL_MIN_TABLE, None) == "scan"
     assert layered.choose_kernel(1000, None) == "lists"

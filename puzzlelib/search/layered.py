@@ -61,19 +61,28 @@ _HIGHS = np.uint64(0x8080808080808080)
 
 #: Children the table scan collects (their entries prefetched) before it looks at them.
 BATCH = 32
+#: The table scan skips blocks of ``2**BLOCK_BITS`` entries that hold none of the layer it
+#: expands: a byte a block says whether a position was marked in it (4 MiB for the 8-tile
+#: pattern database's 4.15 billion entries), so the small layers at either end of a search
+#: read almost nothing of the table.
+BLOCK_BITS = 10
 #: Words a domain's ``children`` may keep between its calls on one range of the table.
 MEMO_WORDS = 8
 
 
 @jit
-def _mark_batch(kids, nk, dist, nxt):
-    """Give each unseen rank of ``kids[:nk]`` the depth ``nxt``; returns how many it gave."""
+def _mark_batch(kids, nk, dist, nxt, next_active):
+    """Give each unseen rank of ``kids[:nk]`` the depth ``nxt`` and flag its block in
+    ``next_active``; returns how many it gave."""
     marked = 0
     for k in range(nk):
         r2 = kids[k]
         if dist[r2] == UNSEEN:
             dist[r2] = nxt
             marked += 1
+            b = r2 >> BLOCK_BITS
+            if next_active[b] == 0:  # (read first: the line stays shared between threads)
+                next_active[b] = 1
     return marked
 
 
@@ -121,8 +130,10 @@ def _choose_has_children(fns):
 
 
 @kernel
-def _expand_range(lo, hi, dist, words, depth, fns, p):
-    """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``. ``words`` is ``dist``
+def _expand_range(lo, hi, dist, words, depth, fns, p, active, next_active):
+    """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``, skipping the blocks
+    that ``active`` does not flag (see :data:`BLOCK_BITS`; ``next_active`` gets the blocks of
+    the positions marked). ``words`` is ``dist``
     seen as ``uint64``: eight entries are skipped at once when none of them equals ``depth``
     (most of a big table, in most layers). Children's ranks come from the domain's
     ``rank_from`` where it answers, else from ``unrank``, ``step`` and ``rank_after`` (given
@@ -146,8 +157,12 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
     illegal = 0
     nxt = np.uint8(depth + 1)
     pattern = np.uint64(depth) * _ONES
+    block = np.int64(1) << BLOCK_BITS
     r = lo
     while r < hi:
+        if (r & (block - 1)) == 0 and active[r >> BLOCK_BITS] == 0:
+            r += block  # no position of the layer in this block
+            continue
         if (r & 7) == 0 and r + 8 <= hi:
             w = words[r >> 3] ^ pattern
             if ((w - _ONES) & ~w & _HIGHS) == 0:
@@ -194,15 +209,15 @@ def _expand_range(lo, hi, dist, words, depth, fns, p):
                 for j in range(p.state_len):  # back to the parent (a copy: cheaper than a move)
                     state[j] = base[j]
         if nk >= BATCH:
-            marked += _mark_batch(kids, nk, dist, nxt)
+            marked += _mark_batch(kids, nk, dist, nxt, next_active)
             nk = 0
         r += 1
-    marked += _mark_batch(kids, nk, dist, nxt)
+    marked += _mark_batch(kids, nk, dist, nxt, next_active)
     return found, marked, illegal
 
 
 @kernel(parallel=True)
-def _layer_parallel(dist, depth, fns, p):
+def _layer_parallel(dist, depth, fns, p, active, next_active):
     n = dist.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
     words = dist[: n - n % 8].view(np.uint64)
@@ -212,7 +227,8 @@ def _layer_parallel(dist, depth, fns, p):
     for c in prange(n_chunks):
         lo = c * CHUNK
         hi = min(lo + CHUNK, n)
-        found[c], marked[c], illegal[c] = _expand_range(lo, hi, dist, words, depth, fns, p)
+        found[c], marked[c], illegal[c] = _expand_range(lo, hi, dist, words, depth, fns, p,
+                                                        active, next_active)
     # marked can over-count when two threads mark one entry; only "> 0" is used from it
     n_found = total(found)
     return n_found, total(marked), n_found * p.n_moves - total(illegal)
@@ -717,6 +733,20 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min
     return counts, tally, depth >= limit and not (stop_rank >= 0 and dist[stop_rank] != UNSEEN)
 
 
+@jit(parallel=True)
+def _blocks_at_depth(dist, depth):
+    """A byte per block of ``2**BLOCK_BITS`` entries: 1 where the block holds ``depth``."""
+    n = dist.shape[0]
+    block = 1 << BLOCK_BITS
+    out = np.zeros((n + block - 1) >> BLOCK_BITS, dtype=np.uint8)
+    for b in prange(out.shape[0]):
+        for r in range(b * block, min(n, (b + 1) * block)):
+            if dist[r] == depth:
+                out[b] = 1
+                break
+    return out
+
+
 def _bfs_scan(dist, fns, params, stop_rank, progress, limit, unlimited, bottom_up=False):
     counts = []
     tally = np.zeros(3, dtype=np.int64)
@@ -724,6 +754,7 @@ def _bfs_scan(dist, fns, params, stop_rank, progress, limit, unlimited, bottom_u
     total = 0
     n = dist.shape[0]
     layer = ranks_at_depth(dist, 0, 0)[1]  # (roughly) the size of the layer to expand
+    active = _blocks_at_depth(dist, 0)  # the blocks holding the layer to expand
     while True:
         if bottom_up and n - total - layer < layer:
             # fewer positions left unseen than the layer holds: they look for it instead
@@ -731,8 +762,12 @@ def _bfs_scan(dist, fns, params, stop_rank, progress, limit, unlimited, bottom_u
             found = ranks_at_depth(dist, depth, 0)[1]
             tally[0] += generated
             tally[1] += examined
+            active[:] = 1  # (where it marked is not kept)
         else:
-            found, marked, generated = _layer_parallel(dist, depth, fns, params)
+            next_active = np.zeros_like(active)
+            found, marked, generated = _layer_parallel(dist, depth, fns, params, active,
+                                                       next_active)
+            active = next_active
             tally[0] += generated
             tally[1] += found
         layer = marked
