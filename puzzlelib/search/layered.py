@@ -33,6 +33,7 @@ from ..core.jit import jit, kernel
 from ..core import memory
 from ..core.contract import ILLEGAL, UNSEEN
 from ..core.errors import SearchLimitError
+from ..core.hashing import lowest_bit
 from .workshare import (biggest_first, filled, new_counter, prefetch, start_threads, take,
                         total, workers)
 
@@ -133,9 +134,10 @@ def _choose_has_children(fns):
 def _expand_range(lo, hi, dist, words, depth, fns, p, active, next_active):
     """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``, skipping the blocks
     that ``active`` does not flag (see :data:`BLOCK_BITS`; ``next_active`` gets the blocks of
-    the positions marked). ``words`` is ``dist``
-    seen as ``uint64``: eight entries are skipped at once when none of them equals ``depth``
-    (most of a big table, in most layers). Children's ranks come from the domain's
+    the positions marked). ``words`` is ``dist`` seen as ``uint64``: eight entries are skipped
+    at once when none of them equals ``depth`` (most of a big table, in most layers), and in a
+    word with some, a bit mask gives the bytes to look at, one after the other, with no branch
+    per byte. Children's ranks come from the domain's
     ``rank_from`` where it answers, else from ``unrank``, ``step`` and ``rank_after`` (given
     the parent's rank), the position made only for the moves ``rank_from`` leaves, or all at
     once from the domain's ``children`` where it offers them. Children are
@@ -158,18 +160,28 @@ def _expand_range(lo, hi, dist, words, depth, fns, p, active, next_active):
     nxt = np.uint8(depth + 1)
     pattern = np.uint64(depth) * _ONES
     block = np.int64(1) << BLOCK_BITS
-    r = lo
-    while r < hi:
-        if (r & (block - 1)) == 0 and active[r >> BLOCK_BITS] == 0:
-            r += block  # no position of the layer in this block
-            continue
-        if (r & 7) == 0 and r + 8 <= hi:
-            w = words[r >> 3] ^ pattern
-            if ((w - _ONES) & ~w & _HIGHS) == 0:
-                r += 8  # no byte of the word equals depth
+    at = lo  # the next word's first rank (``lo`` is a multiple of 8)
+    word_at = lo
+    cand = np.uint64(0)  # the bytes of the word at ``word_at`` that may equal depth, not seen
+    while True:
+        while cand == 0 and at < hi:
+            if (at & (block - 1)) == 0 and active[at >> BLOCK_BITS] == 0:
+                at += block  # no position of the layer in this block
                 continue
+            if at + 8 <= hi:
+                w = words[at >> 3] ^ pattern
+                # the high bit of each byte equal to depth (and of a byte one above one that
+                # is: checked below)
+                cand = (w - _ONES) & ~w & _HIGHS
+            else:  # the range's last few entries
+                cand = _HIGHS >> np.uint64(8 * (8 - (hi - at)))
+            word_at = at
+            at += 8
+        if cand == 0:
+            break
+        r = word_at + (lowest_bit(np.int64(cand)) >> 3)
+        cand &= cand - np.uint64(1)
         if dist[r] != depth:
-            r += 1
             continue
         found += 1
         # (written out here: a helper inlined by numba, given params, would count the
@@ -211,7 +223,6 @@ def _expand_range(lo, hi, dist, words, depth, fns, p, active, next_active):
         if nk >= BATCH:
             marked += _mark_batch(kids, nk, dist, nxt, next_active)
             nk = 0
-        r += 1
     marked += _mark_batch(kids, nk, dist, nxt, next_active)
     return found, marked, illegal
 
