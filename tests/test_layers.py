@@ -180,9 +180,10 @@ def test_the_scan_skips_only_blocks_without_the_layer():
     lists = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, starts, kernel="lists")
     assert (scan.dist == lists.dist).all() and scan.counts == lists.counts
     for depth in (0, 1, 5, len(scan.counts) - 1):
+        at = np.flatnonzero(scan.dist == depth)
         want = [int((scan.dist[b:b + block] == depth).any()) for b in range(0, puz.n_ranks, block)]
-        assert layered._blocks_at_depth(scan.dist, depth).tolist() == want
-    assert sum(layered._blocks_at_depth(scan.dist, 0)) == 3
+        assert layered.blocks_of(at, puz.n_ranks).tolist() == want
+    assert sum(layered.blocks_of(starts, puz.n_ranks)) == 3
 
 
 def test_kernel_choice():

@@ -675,8 +675,9 @@ def layered_bfs(fns, params, n_ranks, start_ranks, stop_rank=-1, progress=None, 
                                             buckets, min_par, kfns, limit, max_depth is None,
                                             unchecked)
     elif kernel in ("scan", "scan-up"):
-        counts, tally, stopped = _bfs_scan(dist, fns, params, stop_rank, progress, limit,
-                                           max_depth is None, bottom_up=kernel == "scan-up")
+        counts, tally, stopped = _bfs_scan(dist, start_ranks, fns, params, stop_rank, progress,
+                                           limit, max_depth is None,
+                                           bottom_up=kernel == "scan-up")
     else:
         raise ValueError(f"unknown kernel {kernel!r}")
     return LayeredResult(dist, counts, tally[0], tally[1], dist.nbytes + tally[2], stopped)
@@ -744,28 +745,22 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min
     return counts, tally, depth >= limit and not (stop_rank >= 0 and dist[stop_rank] != UNSEEN)
 
 
-@jit(parallel=True)
-def _blocks_at_depth(dist, depth):
-    """A byte per block of ``2**BLOCK_BITS`` entries: 1 where the block holds ``depth``."""
-    n = dist.shape[0]
-    block = 1 << BLOCK_BITS
-    out = np.zeros((n + block - 1) >> BLOCK_BITS, dtype=np.uint8)
-    for b in prange(out.shape[0]):
-        for r in range(b * block, min(n, (b + 1) * block)):
-            if dist[r] == depth:
-                out[b] = 1
-                break
+def blocks_of(ranks, n):
+    """A byte per block of ``2**BLOCK_BITS`` of the ranks ``0..n-1``: 1 where ``ranks`` has one."""
+    out = np.zeros((n + (1 << BLOCK_BITS) - 1) >> BLOCK_BITS, dtype=np.uint8)
+    out[np.asarray(ranks, dtype=np.int64) >> BLOCK_BITS] = 1
     return out
 
 
-def _bfs_scan(dist, fns, params, stop_rank, progress, limit, unlimited, bottom_up=False):
+def _bfs_scan(dist, start_ranks, fns, params, stop_rank, progress, limit, unlimited,
+              bottom_up=False):
     counts = []
     tally = np.zeros(3, dtype=np.int64)
     depth = 0
     total = 0
     n = dist.shape[0]
-    layer = ranks_at_depth(dist, 0, 0)[1]  # (roughly) the size of the layer to expand
-    active = _blocks_at_depth(dist, 0)  # the blocks holding the layer to expand
+    layer = len(start_ranks)  # (roughly) the size of the layer to expand
+    active = blocks_of(start_ranks, n)  # the blocks holding the layer to expand
     while True:
         if bottom_up and n - total - layer < layer:
             # fewer positions left unseen than the layer holds: they look for it instead
