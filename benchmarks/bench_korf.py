@@ -3,6 +3,13 @@ database build times, and all 100 instances with the 7-8 additive PDB; measured 
 
     python -m benchmarks korf [--instances 10] [--manhattan-all] [--pdb pdb78] [--rebuild]
                               [--threads 1,2] [--csv FILE]
+    python -m benchmarks korf --build-rounds N [--pdb pdb78] [--before TREE] [--csv FILE]
+
+``--build-rounds N`` measures only the databases' build, as a fresh install meets it: each round
+builds every group of ``--pdb`` (Korf's goal, no cache) in a fresh process, and with ``--before
+TREE`` (a checkout of other code, e.g. ``git worktree add /tmp/before <commit>``) the same in a
+process run from that tree, alternating which goes first; every build's table digest must be
+the same. The seconds are the builds' own (``build_seconds``: compiling apart).
 
 Figures quoted beside ours, as given in this project's issue 4 (not in SEEDS.md): a C++
 research IDA* with Manhattan distance generates about 47 million nodes a second on one of our
@@ -12,7 +19,13 @@ implementation on one core, whose 8-tile PDB takes about 80 minutes to build.
 """
 
 import argparse
+import json
+import os
 import platform
+import statistics
+import subprocess
+import sys
+import tempfile
 
 import numba
 
@@ -46,8 +59,15 @@ def main(argv=None):
     ap.add_argument("--pdb", default="pdb78", help="pdb555, pdb663 or pdb78 (default)")
     ap.add_argument("--rebuild", action="store_true", help="rebuild the PDBs, ignoring the cache")
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--build-rounds", type=int,
+                    help="only the databases' build, in N rounds of fresh processes")
+    ap.add_argument("--before", help="with --build-rounds: also another tree's build, alternating")
     ap.add_argument("--csv")
     args = ap.parse_args(argv)
+    if args.build_rounds:
+        return build_rounds(args.pdb, args.build_rounds, args.before, args.csv)
+    if args.before:
+        ap.error("--before goes with --build-rounds")
     threads = [int(t) for t in args.threads.split(",")]
     rows = data_rows("korf100.csv")
     print(f"machine: {platform.machine()}, numba {numba.__version__} "
@@ -91,4 +111,58 @@ def main(argv=None):
     if args.csv:
         write_csv(args.csv, ["what", "instances", "threads", "nodes", "seconds",
                              "M_nodes_per_s", "published_M_nodes_per_s"], out)
+    return 0
+
+
+#: Run in a fresh process from a tree: build each group of a partition for Korf's goal (no
+#: cache) and print, per group, its build seconds and its table's SHA-256.
+_BUILD = """
+import hashlib, json, sys
+from puzzlelib.pdb import sliding as pdb
+out = []
+for cells in pdb.partition_cells(sys.argv[1], 4, 4, list(range(16))):
+    db = pdb.build(4, 4, cells, 0)
+    out.append([db.k, db.build_seconds, db.n_states, hashlib.sha256(db.table.tobytes()).hexdigest()])
+print(json.dumps(out))
+"""
+
+
+def _build_in(tree, name, cache):
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=cache)
+    out = subprocess.run([sys.executable, "-c", _BUILD, name], cwd=tree, env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def build_rounds(name, rounds, before, csv_path):
+    """The databases of ``name`` built in fresh processes, ``rounds`` times per tree."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    trees = {"ours": here}
+    if before:
+        trees["before"] = os.path.abspath(before)
+    work = tempfile.mkdtemp(prefix="puzzlelib_pdb_build_")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs; {name}, {rounds} rounds; "
+          f"trees: " + ", ".join(f"{k} {v}" for k, v in trees.items()), flush=True)
+    digests, times, rows = {}, {}, []
+    for k in range(rounds):
+        order = list(trees.items())
+        if k % 2:
+            order.reverse()
+        for tag, tree in order:
+            groups = _build_in(tree, name, os.path.join(work, f"numba_{tag}"))
+            for g, (tiles, seconds, states, digest) in enumerate(groups):
+                if digests.setdefault(g, digest) != digest:
+                    raise AssertionError(f"{tag}: group {g + 1}'s table differs from the first "
+                                         f"one built")
+                rows.append([k + 1, tag, g + 1, tiles, states, round(seconds, 2), digest[:16]])
+            total = sum(g[1] for g in groups)
+            times.setdefault(tag, []).append(total)
+            print(f"round {k + 1}  {tag:6s} " + " + ".join(f"{g[1]:.1f}" for g in groups)
+                  + f" = {total:.1f} s", flush=True)
+    for tag, ts in times.items():
+        print(f"{tag:6s} median {statistics.median(ts):.1f} s (runs {min(ts):.1f}-{max(ts):.1f}); "
+              f"tables equal in every run", flush=True)
+    if csv_path:
+        write_csv(csv_path, ["round", "code", "group", "tiles", "abstract_states", "build_s",
+                             "sha256_16"], rows)
     return 0

@@ -126,3 +126,20 @@ def test_calls_alternate_trees_and_call_each_api(tmp_path, monkeypatch):
     assert {r["search_ms"] for r in rows if r["side"] == "before"} == {"1.0"}
     assert {r["search_ms"] for r in rows if r["side"] == "after"} == {"2.0"}
     assert "idastar:1:2: wall" in res.stdout and "search 1 -> 2 ms (2.000x)" in res.stdout
+
+
+def test_database_build_rounds_compare_trees_and_their_tables(tmp_path):
+    """``benchmarks korf --build-rounds``: each tree builds the partition's databases in a fresh
+    process, in alternating order, and every table's digest must agree (here one tree twice)."""
+    out = tmp_path / "builds.csv"
+    res = subprocess.run([sys.executable, "-m", "benchmarks", "korf", "--build-rounds", "2",
+                          "--pdb", "pdb555", "--before", str(ROOT), "--csv", str(out)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["round"], r["code"]) for r in rows[::3]] == [("1", "ours"), ("1", "before"),
+                                                           ("2", "before"), ("2", "ours")]
+    for g in "123":
+        assert len({r["sha256_16"] for r in rows if r["group"] == g}) == 1
+    assert {r["abstract_states"] for r in rows} == {"874080"}
+    assert "tables equal in every run" in res.stdout
