@@ -22,15 +22,13 @@ import json
 import os
 import platform
 import statistics
-import subprocess
-import sys
 import tempfile
 
 import numba
 
 from puzzlelib import SlidingPuzzle, layers
 
-from ._common import write_csv
+from ._common import run_in_tree, spread, trees_compared, write_csv
 
 PROBLEMS = {
     "problem1": ("4x4", "1 2 3 4 6 6 6 6 6 6 6 6 5 6 6 0", 5_765_760, 58),
@@ -109,10 +107,8 @@ def main(argv=None):
 
 def _cli_seconds(tree, size, start, cache):
     """The seconds ``layers --json`` reports in a fresh process run from ``tree``."""
-    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=cache)
-    out = subprocess.run([sys.executable, "-m", "puzzlelib", "layers", "--size", size, "--start",
-                          start, "--json"], cwd=tree, env=env, check=True, capture_output=True,
-                         text=True).stdout
+    out = run_in_tree(tree, ["-m", "puzzlelib", "layers", "--size", size, "--start", start,
+                             "--json"], cache)
     return json.loads(out)["seconds"]
 
 
@@ -120,10 +116,7 @@ def cli_rounds(rounds, before, csv_path):
     """Each round: per problem, the C program and each tree's CLI, in an order that alternates."""
     from . import seed_c
 
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    trees = {"ours": here}
-    if before:
-        trees["before"] = os.path.abspath(before)
+    trees = trees_compared(before)
     work = tempfile.mkdtemp(prefix="puzzlelib_001_cli_")
     caches = {name: os.path.join(work, f"numba_{name}") for name in trees}
     os.makedirs(os.path.join(work, "c"))
@@ -151,10 +144,10 @@ def cli_rounds(rounds, before, csv_path):
         c = statistics.median(times[(name, "C")])
         for tag in trees:
             ts = times[(name, tag)]
-            med = statistics.median(ts)
+            med, runs = spread(ts)
             rows.append((name, f"cli-{tag}", med, min(ts), max(ts), c, c / med))
-            print(f"{name}  {tag:6s} CLI {med:6.3f} s (runs {min(ts):.3f}-{max(ts):.3f})   "
-                  f"C {c:5.2f} s   C/{tag} {c / med:5.1f}x", flush=True)
+            print(f"{name}  {tag:6s} CLI {med:6.3f} s ({runs})   C {c:5.2f} s   "
+                  f"C/{tag} {c / med:5.1f}x", flush=True)
     if csv_path:
         write_csv(csv_path, ["case", "code", "seconds", "min_s", "max_s", "c_seconds",
                              "c_over_ours"], rows)

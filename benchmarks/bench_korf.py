@@ -22,9 +22,6 @@ import argparse
 import json
 import os
 import platform
-import statistics
-import subprocess
-import sys
 import tempfile
 
 import numba
@@ -32,7 +29,7 @@ import numba
 from puzzlelib import SlidingPuzzle, solve_many
 from puzzlelib.pdb import sliding as pdb
 
-from ._common import data_rows, write_csv
+from ._common import data_rows, run_in_tree, spread, trees_compared, write_csv
 
 GOAL = " ".join(map(str, range(16)))
 KORF = SlidingPuzzle("4x4", goal=GOAL)
@@ -128,18 +125,13 @@ print(json.dumps(out))
 
 
 def _build_in(tree, name, cache):
-    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=cache)
-    out = subprocess.run([sys.executable, "-c", _BUILD, name], cwd=tree, env=env, check=True,
-                         capture_output=True, text=True).stdout
+    out = run_in_tree(tree, ["-c", _BUILD, name], cache)
     return json.loads(out.strip().splitlines()[-1])
 
 
 def build_rounds(name, rounds, before, csv_path):
     """The databases of ``name`` built in fresh processes, ``rounds`` times per tree."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    trees = {"ours": here}
-    if before:
-        trees["before"] = os.path.abspath(before)
+    trees = trees_compared(before)
     work = tempfile.mkdtemp(prefix="puzzlelib_pdb_build_")
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs; {name}, {rounds} rounds; "
           f"trees: " + ", ".join(f"{k} {v}" for k, v in trees.items()), flush=True)
@@ -160,8 +152,8 @@ def build_rounds(name, rounds, before, csv_path):
             print(f"round {k + 1}  {tag:6s} " + " + ".join(f"{g[1]:.1f}" for g in groups)
                   + f" = {total:.1f} s", flush=True)
     for tag, ts in times.items():
-        print(f"{tag:6s} median {statistics.median(ts):.1f} s (runs {min(ts):.1f}-{max(ts):.1f}); "
-              f"tables equal in every run", flush=True)
+        med, runs = spread(ts, 1)
+        print(f"{tag:6s} median {med:.1f} s ({runs}); tables equal in every run", flush=True)
     if csv_path:
         write_csv(csv_path, ["round", "code", "group", "tiles", "abstract_states", "build_s",
                              "sha256_16"], rows)
