@@ -147,9 +147,9 @@ def build_rounds(name, rounds, before, csv_path):
                     raise AssertionError(f"{tag}: group {g + 1}'s table differs from the first "
                                          f"one built")
                 rows.append([k + 1, tag, g + 1, tiles, states, round(seconds, 2), digest[:16]])
-            total = sum(g[1] for g in groups)
+            total = sum(group[1] for group in groups)
             times.setdefault(tag, []).append(total)
-            print(f"round {k + 1}  {tag:6s} " + " + ".join(f"{g[1]:.1f}" for g in groups)
+            print(f"round {k + 1}  {tag:6s} " + " + ".join(f"{group[1]:.1f}" for group in groups)
                   + f" = {total:.1f} s", flush=True)
     for tag, ts in times.items():
         med, runs = spread(ts, 1)

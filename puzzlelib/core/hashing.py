@@ -115,7 +115,7 @@ def _pdep_is_fast():
         return False
 
 
-#: Whether :func:`select_bit` uses the processor's PDEP (see :func:`_pdep_is_fast`).
+#: Whether :func:`select_pdep` may be compiled and is worth using (see :func:`_pdep_is_fast`).
 FAST_PDEP = _pdep_is_fast()
 
 

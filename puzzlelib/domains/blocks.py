@@ -891,7 +891,8 @@ FRONTIER_PLAIN = FrontierFns(_pack, _unpack, _candidates, _play_plain)
 # WORD_SHAPES). Shapes of one kind are alike, so the word is canonical. Its three bit planes
 # (bits 0, 1, 2 of every field) give the top-left cells of each shape as four masks over the
 # cells, and the moves are worked out on those masks with a few shifts: a piece may go where
-# every cell it would cover is empty or its own. A move changes two fields of the word, so a child is its parent with two fields flipped.
+# every cell it would cover is empty or its own. A move changes two fields of the word, so a
+# child is its parent with two fields flipped.
 
 #: Cells a word can hold (3 bits each, 63 bits in all).
 WORD_CELLS = 21

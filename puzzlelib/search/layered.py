@@ -137,11 +137,10 @@ def _expand_range(lo, hi, dist, words, depth, fns, p, active, next_active):
     the positions marked). ``words`` is ``dist`` seen as ``uint64``: eight entries are skipped
     at once when none of them equals ``depth`` (most of a big table, in most layers), and in a
     word with some, a bit mask gives the bytes to look at, one after the other, with no branch
-    per byte. Children's ranks come from the domain's
-    ``rank_from`` where it answers, else from ``unrank``, ``step`` and ``rank_after`` (given
-    the parent's rank), the position made only for the moves ``rank_from`` leaves, or all at
-    once from the domain's ``children`` where it offers them. Children are
-    collected :data:`BATCH` at a time, their entries prefetched as their ranks are made, and
+    per byte. Children's ranks come from the domain's ``rank_from`` where it answers, else from
+    ``unrank``, ``step`` and ``rank_after`` (given the parent's rank), the position made only
+    for the moves ``rank_from`` leaves, or all at once from the domain's ``children`` where it
+    offers them. Children are collected :data:`BATCH` at a time, their entries prefetched as their ranks are made, and
     only then looked at: the cache misses overlap, and no branch on a table entry waits for
     one.
 
