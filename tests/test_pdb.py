@@ -212,6 +212,29 @@ def test_additive_heuristic_admissible_and_incremental_on_3x3_boards(goal, group
     assert puz.start_h(puz.goal_state()) == 0
 
 
+def test_each_group_value_is_its_database_entry_plain_and_mirrored(rng):
+    """The values a state holds (made from scratch, then kept up by the step along a walk) are
+    each database's own entry (``PatternDatabase.value``) for the board, and for the board
+    mirrored in its main diagonal with every tile renamed to the tile whose goal mirrors its
+    goal: an independent reading of the packed parameters (4x4, Korf's goal, 5-5-5)."""
+    puz, _ = pdb_package.guide(KORF, "pdb555", progress=False)
+    dbs, n, G = puz.pdbs, 16, 3
+    mirror = [(c % 4) * 4 + c // 4 for c in range(n)]
+    s = puz.goal_state()
+    for _ in range(3):
+        s = puz.encode(puz.decode(s))  # made from scratch, then kept up by the step
+        for _ in range(150):
+            b = [int(x) for x in s[:n]]
+            flipped = [b[mirror[c]] for c in range(n)]  # the board mirrored ...
+            flipped = [mirror[x] if x else 0 for x in flipped]  # ... its tiles renamed
+            for board_, off in ((b, 0), (flipped, G)):
+                cell = {v: c for c, v in enumerate(board_)}
+                for g, db in enumerate(dbs):
+                    assert s[2 * n + 1 + off + g] == db.value([cell[c] for c in db.cells])
+            while puz.fns.step(s, rng.randrange(4), puz.params) == ILLEGAL:
+                pass
+
+
 @pytest.mark.parametrize("groups,reflect", [
     ([[1, 2, 3, 4], [5, 6, 7, 8]], True),
     ([[1, 2, 3], [4, 5, 6], [7, 8]], False),

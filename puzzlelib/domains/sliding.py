@@ -92,14 +92,9 @@ SlidingParams = namedtuple(
         # additive pattern databases (see puzzlelib.pdb); the state then also holds each
         # tile's cell (bytes n+1+label) and each group's value, then each reflected group's
         "n_groups",
-        "group",  # group[label]: the tile's group, or -1
-        "gsize",  # tiles in each group
-        "gtiles",  # gtiles[g, i]: the i-th tile of group g (the order its positions are ranked)
-        "toffset",  # where group g's table starts in ``tables``
-        "tables",  # the groups' databases, one after the other (uint8)
         "reflect",  # 1: also look up the board mirrored in its main diagonal, take the max
-        "rcell",  # rcell[cell]: the mirrored cell
-        "rlabel",  # rlabel[label]: the tile whose goal cell mirrors this tile's
+        "pinfo",  # the groups, their tiles and where their tables start (see Q_HEAD)
+        "tables",  # the databases, one after the other (uint8)
         # depth-first search's cursor loop (CursorFns)
         "cmoves",  # cmoves[(cell * 8 + prev + 1) * 8 + i]: the i-th blank move at cell after
         #            move prev (never its inverse), -1 after the last
@@ -205,21 +200,40 @@ def _heuristic_lc(state, p):
     return total
 
 
+# ``pinfo``, the pattern databases' numbers in one int64 array: a head of these entries, the
+# last six of which say where a part starts (see SlidingPuzzle.with_pdbs). One array, because
+# a call that is not inlined copies every array it is given (params: some 265 words); the step
+# below is a few lines that LLVM inlines, and the move it calls gets this and the tables.
+(Q_N, Q_GROUPS, Q_REFLECT, Q_KMAX,  # n cells, groups, reflect (0/1), the largest group
+ Q_GROUP, Q_RLABEL, Q_RCELL,  # [label]: its group or -1; [label]: the mirrored tile; [cell]
+ Q_GSIZE, Q_TOFFSET, Q_GTILES) = range(10)  # [g]: size; [g]: table start; [g * kmax + i]
+Q_HEAD = 10
+
+
 @domain_fn
-def _group_value(state, g, n, gsize, gtiles, tables, toffset, rcell, rlabel, mirrored):
+def _group_value(state, g, f, q, tables):
     """Group ``g``'s database value: its tiles' cells (read from the state, or from the board
-    mirrored in its diagonal), ranked as a placement (see puzzlelib.pdb.space)."""
+    mirrored in its diagonal when ``f`` is 1), ranked as a placement (see
+    puzzlelib.pdb.space). Its indices, and those of the step's other helpers, are unsigned:
+    numba tests every signed index for a negative (from-the-end) one, and on this path those
+    tests took a large share of the time (benchmarks/RESULTS.md, "The 24-puzzle")."""
+    U = np.uint64
+    n = q[Q_N]
+    tiles = U(q[Q_GTILES] + g * q[Q_KMAX])  # gtiles[g, i]: the i-th tile of group g
+    rlabel = U(q[Q_RLABEL])
+    rcell = U(q[Q_RCELL])
+    at = U(n + 1)
     used = np.int64(0)
     r = np.int64(0)
-    for i in range(gsize[g]):
-        label = gtiles[g, i]
-        if mirrored:
-            x = np.int64(rcell[state[n + 1 + rlabel[label]]])
+    for i in range(q[U(q[Q_GSIZE] + g)]):
+        label = U(q[tiles + U(i)])
+        if f:
+            x = q[rcell + U(state[at + U(q[rlabel + label])])]
         else:
-            x = np.int64(state[n + 1 + label])
+            x = np.int64(state[at + label])
         r = r * (n - i) + x - _popcount(used & ((np.int64(1) << x) - 1))
         used |= np.int64(1) << x
-    return tables[toffset[g] + r]
+    return tables[U(q[U(q[Q_TOFFSET] + g)] + r)]
 
 
 @domain_fn
@@ -228,9 +242,11 @@ def _pdb_sums(state, at, n_groups):
     loops, one per sum, were slower (benchmarks/RESULTS.md, "Constants"))."""
     total = np.int64(0)
     other = np.int64(0)
-    for g in range(n_groups):
-        total += np.int64(state[at + g])
-        other += np.int64(state[at + n_groups + g])
+    i = np.uint64(at)  # unsigned indices: see _group_value
+    for _ in range(n_groups):
+        total += np.int64(state[i])
+        other += np.int64(state[i + np.uint64(n_groups)])
+        i += np.uint64(1)
     return total, other
 
 
@@ -249,10 +265,11 @@ def _fill_pdb(state, p):
     for c in range(n):
         state[n + 1 + state[c]] = c
     at = 2 * n + 1
-    for g in range(p.n_groups):
-        state[at + g] = _group_value(state, g, n, p.gsize, p.gtiles, p.tables, p.toffset, p.rcell, p.rlabel, False)
-        state[at + p.n_groups + g] = _group_value(state, g, n, p.gsize, p.gtiles, p.tables, p.toffset, p.rcell, p.rlabel, True) if p.reflect else 0
-    sv = at + 2 * p.n_groups
+    q, ng = p.pinfo, p.n_groups
+    for g in range(ng):
+        state[at + g] = _group_value(state, g, 0, q, p.tables)
+        state[at + ng + g] = _group_value(state, g, 1, q, p.tables) if p.reflect else 0
+    sv = at + 2 * ng
     state[sv] = NO_MOVE
     state[sv + 1] = 0
     state[sv + 2] = 0
@@ -263,17 +280,17 @@ NO_MOVE = 255
 
 
 @domain_fn
-def _slide(state, t, p):
+def _slide(state, t, n):
     """Slide the tile at cell ``t`` into the blank (a PDB state: the tiles' cells too). Returns
     the tile."""
-    n = p.n_cells
-    b = state[n]
-    tile = state[t]
+    U = np.uint64  # unsigned indices: see _group_value
+    b = state[U(n)]
+    tile = state[U(t)]
     state[b] = tile
-    state[t] = 0
-    state[n] = t
-    state[n + 1 + tile] = b
-    state[n + 1] = t  # the blank's own cell, so that equal boards are equal states
+    state[U(t)] = 0
+    state[U(n)] = t
+    state[U(n + 1 + tile)] = b
+    state[U(n + 1)] = t  # the blank's own cell, so that equal boards are equal states
     return tile
 
 
@@ -285,18 +302,25 @@ def _step_pdb(state, m, p):
     t = p.nbr[state[p.n_cells], m]
     if t < 0:
         return ILLEGAL
-    n = p.n_cells
+    return _move_pdb(state, t, p.pinfo, p.tables)
+
+
+@domain_fn
+def _move_pdb(state, t, q, tables):
+    n = q[Q_N]
+    ng = q[Q_GROUPS]
+    reflect = q[Q_REFLECT]
     at = 2 * n + 1
-    old = _pdb_total(state, at, p.n_groups, p.reflect)
-    tile = _slide(state, t, p)
-    g = p.group[tile]
+    old = _pdb_total(state, at, ng, reflect)
+    tile = _slide(state, t, n)
+    g = q[q[Q_GROUP] + tile]
     if g >= 0:
-        state[at + g] = _group_value(state, g, n, p.gsize, p.gtiles, p.tables, p.toffset, p.rcell, p.rlabel, False)
-    if p.reflect:
-        g = p.group[p.rlabel[tile]]
+        state[at + g] = _group_value(state, g, 0, q, tables)
+    if reflect:
+        g = q[q[Q_GROUP] + q[q[Q_RLABEL] + tile]]
         if g >= 0:
-            state[at + p.n_groups + g] = _group_value(state, g, n, p.gsize, p.gtiles, p.tables, p.toffset, p.rcell, p.rlabel, True)
-    return _pdb_total(state, at, p.n_groups, p.reflect) - old
+            state[at + ng + g] = _group_value(state, g, 1, q, tables)
+    return _pdb_total(state, at, ng, reflect) - old
 
 
 @domain_fn
@@ -309,32 +333,39 @@ def _step_pdb_dfs(state, m, p):
     Whatever the steps, the kept values are those of the board the kept move's inverse leads
     to, so they are right to put back. Its states are for depth-first search only: equal boards
     may differ in those bytes."""
-    t = p.nbr[state[p.n_cells], m]
+    t = p.nbr[state[np.uint64(p.n_cells)], np.uint64(m)]  # unsigned: see _group_value
     if t < 0:
         return ILLEGAL
-    n = p.n_cells
+    return _move_pdb_dfs(state, m, t, p.pinfo, p.tables)
+
+
+@domain_fn
+def _move_pdb_dfs(state, m, t, q, tables):
+    U = np.uint64  # unsigned indices: see _group_value
+    n = q[Q_N]
+    ng = q[Q_GROUPS]
+    reflect = q[Q_REFLECT]
     at = 2 * n + 1
-    ng = p.n_groups
-    sv = at + 2 * ng
-    old = _pdb_total(state, at, ng, p.reflect)
-    tile = _slide(state, t, p)
-    g = p.group[tile]
-    g2 = p.group[p.rlabel[tile]] if p.reflect else -1
+    sv = U(at + 2 * ng)
+    old = _pdb_total(state, at, ng, reflect)
+    tile = _slide(state, t, n)
+    g = q[U(q[Q_GROUP] + tile)]
+    g2 = q[U(q[Q_GROUP] + q[U(q[Q_RLABEL] + tile)])] if reflect else -1
     if state[sv] == (m ^ 1):  # the move that made this state, taken back
         if g >= 0:
-            state[at + g] = state[sv + 1]
+            state[U(at + g)] = state[sv + U(1)]
         if g2 >= 0:
-            state[at + ng + g2] = state[sv + 2]
+            state[U(at + ng + g2)] = state[sv + U(2)]
         state[sv] = NO_MOVE
     else:
         state[sv] = m
         if g >= 0:
-            state[sv + 1] = state[at + g]
-            state[at + g] = _group_value(state, g, n, p.gsize, p.gtiles, p.tables, p.toffset, p.rcell, p.rlabel, False)
+            state[sv + U(1)] = state[U(at + g)]
+            state[U(at + g)] = _group_value(state, g, 0, q, tables)
         if g2 >= 0:
-            state[sv + 2] = state[at + ng + g2]
-            state[at + ng + g2] = _group_value(state, g2, n, p.gsize, p.gtiles, p.tables, p.toffset, p.rcell, p.rlabel, True)
-    return _pdb_total(state, at, ng, p.reflect) - old
+            state[sv + U(2)] = state[U(at + ng + g2)]
+            state[U(at + ng + g2)] = _group_value(state, g2, 1, q, tables)
+    return _pdb_total(state, at, ng, reflect) - old
 
 
 @domain_fn
@@ -985,8 +1016,7 @@ class SlidingPuzzle(Puzzle):
             n + 1, 4, 2, rows, cols, n, nbr, h, self.goal.copy(), tile_parity, np.int64(block),
             cls, class_label, class_count, radix, weights, mshift, mupdate, mweights,
             scode, slabel, np.int64(sbits), lc_w, lc_table,
-            np.int64(0), np.full(n, -1, dtype=np.int64), none, np.zeros((1, 1), dtype=np.int64),
-            none, np.zeros(1, dtype=np.uint8), np.int64(0), none, none,
+            np.int64(0), np.int64(0), none, np.zeros(1, dtype=np.uint8),
             *cursor_tables(nbr, h),
         )
 
@@ -1082,6 +1112,11 @@ class SlidingPuzzle(Puzzle):
             joined = np.concatenate(tables)
         if joined.dtype != np.uint8 or len(joined) != sum(sizes):
             raise PuzzleError(f"joined pattern tables must be {sum(sizes):,} bytes (uint8)")
+        toffset = np.cumsum([0] + sizes[:-1])
+        parts = [group, rlabel, rcell, np.array([len(g) for g in label_groups]), toffset, gtiles]
+        starts = np.cumsum([Q_HEAD] + [a.size for a in parts[:-1]])
+        head = [n, G, int(reflect), kmax, *starts]
+        pinfo = np.concatenate([np.array(head)] + [np.ravel(a) for a in parts]).astype(np.int64)
         out = SlidingPuzzle(self.rows, self.cols, goal=goal, heuristic="none", hash=self.hash)
         out.heuristic = "pdb"
         out.groups = label_groups
@@ -1093,10 +1128,8 @@ class SlidingPuzzle(Puzzle):
         out.params = out.params._replace(
             # the board, each tile's cell, the groups' values, plain then reflected, and the
             # last move with the two values it replaced (see _step_pdb_dfs)
-            state_len=2 * n + 1 + 2 * G + 3, n_groups=np.int64(G), group=group,
-            gsize=np.array([len(g) for g in label_groups], dtype=np.int64), gtiles=gtiles,
-            toffset=np.cumsum([0] + sizes[:-1]).astype(np.int64), tables=joined,
-            reflect=np.int64(int(reflect)), rcell=rcell, rlabel=rlabel,
+            state_len=2 * n + 1 + 2 * G + 3, n_groups=np.int64(G),
+            reflect=np.int64(int(reflect)), pinfo=pinfo, tables=joined,
         )
         return out
 
