@@ -2,7 +2,14 @@
 instances of ``data/korf24.csv``, every length checked against the published one.
 
     python -m benchmarks korf24 [--instances 10] [--ids 25,40] [--threads 2] [--rebuild]
-                                [--node-limit N] [--csv FILE]
+                                [--node-limit N] [--processes P] [--csv FILE]
+    python -m benchmarks korf24 --ids 40,44 --before TREE [--rounds 2] [--threads 2]
+
+With ``--processes P`` the instances are solved P at a time, each in a process of its own on
+one thread (a many-core machine's way through all 50 with a node limit). With ``--before`` the
+instances of ``--ids`` are solved in fresh processes by this checkout and by another tree (a
+worktree of an older commit, its own numba cache), the trees taking turns, every node count
+required equal.
 
 With ``--node-limit`` an instance that reaches it is reported as stopped and the run goes on;
 after ten or more solved, the ten with the fewest nodes are summed. Without ``--ids`` the
@@ -14,7 +21,10 @@ of one of them) and cached; their build time is printed apart from the search.
 """
 
 import argparse
+import json
+import multiprocessing
 import platform
+import tempfile
 import time
 
 import numba
@@ -22,10 +32,60 @@ import numba
 from puzzlelib import SearchLimitError, SlidingPuzzle, pdb as pdb_package, solve
 from puzzlelib.pdb import sliding as pdb
 
-from ._common import data_rows, write_csv
+from ._common import data_rows, run_in_tree, spread, trees_compared, write_csv
 
 GOAL = " ".join(map(str, range(25)))
 PUZ = SlidingPuzzle("5x5", goal=GOAL)
+
+
+# Solves the instances named in argv[1] on argv[2] threads; prints one JSON line per instance.
+_SOLVE = """
+import csv, json, sys
+from puzzlelib import SlidingPuzzle, solve
+puz = SlidingPuzzle("5x5", goal=" ".join(map(str, range(25))))
+rows = {r["id"]: r for r in csv.DictReader(open("data/korf24.csv"))}
+for i in sys.argv[1].split(","):
+    sol = solve(puz, rows[i]["start"], method="idastar", heuristic="pdb6666",
+                threads=int(sys.argv[2]), progress=False)
+    print(json.dumps([i, sol.length, sol.stats.generated, sol.stats.seconds]))
+"""
+
+
+def side_by_side(ids, before, rounds, threads, csv_path):
+    """The instances ``ids`` solved in fresh processes by each tree in turn (the order of the
+    trees flipped every round); prints each run and the medians."""
+    trees = trees_compared(before)
+    caches = {name: tempfile.mkdtemp(prefix=f"korf24-{name}-") for name in trees}
+    got, out = {}, []
+    for k in range(rounds):
+        for name in (list(trees) if k % 2 == 0 else list(trees)[::-1]):
+            for line in run_in_tree(trees[name], ["-c", _SOLVE, ids, str(threads)],
+                                    caches[name]).splitlines():
+                i, length, nodes, secs = json.loads(line)
+                print(f"round {k + 1} {name:>6}: instance {i} {length} moves, {nodes:,} nodes, "
+                      f"{secs:.2f} s", flush=True)
+                if got.setdefault(i, nodes) != nodes:
+                    raise AssertionError(f"instance {i}: {nodes:,} nodes, {got[i]:,} before")
+                out.append([k + 1, name, i, length, nodes, round(secs, 3), threads])
+    for i in ids.split(","):
+        med = {n: spread([r[5] for r in out if r[1] == n and r[2] == i]) for n in trees}
+        print(f"instance {i}: " + ", ".join(f"{n} {m:.2f} s ({w})" for n, (m, w) in med.items()))
+    if csv_path:
+        write_csv(csv_path, ["round", "tree", "id", "length", "generated", "seconds", "threads"],
+                  out)
+    return 0
+
+
+def _solve_limited(job):
+    """One instance on one thread in a worker process: (row, length or None, nodes, seconds)."""
+    r, limit = job
+    t0 = time.perf_counter()
+    try:
+        sol = solve(PUZ, r["start"], method="idastar", heuristic="pdb6666", threads=1,
+                    node_limit=limit, progress=False)
+    except SearchLimitError:
+        return r, None, None, time.perf_counter() - t0
+    return r, sol.length, sol.stats.generated, sol.stats.seconds
 
 
 def main(argv=None):
@@ -36,8 +96,16 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--node-limit", type=int, default=0, help="per instance (0: none)")
     ap.add_argument("--rebuild", action="store_true", help="build the databases again")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="instances at a time, each on one thread in its own process")
+    ap.add_argument("--before", help="another tree to solve --ids beside this one")
+    ap.add_argument("--rounds", type=int, default=2, help="with --before")
     ap.add_argument("--csv")
     args = ap.parse_args(argv)
+    if args.before:
+        if not args.ids:
+            ap.error("--before needs --ids")
+        return side_by_side(args.ids, args.before, args.rounds, args.threads, args.csv)
     print(f"machine: {platform.machine()}, numba {numba.__version__} "
           f"(up to {numba.config.NUMBA_NUM_THREADS} threads)")
     rows = data_rows("korf24.csv")
@@ -72,7 +140,23 @@ def main(argv=None):
     # -- IDA* -----------------------------------------------------------------------------------
     total_s, total_nodes = 0.0, 0
     solved = []
-    for r in chosen:
+    if args.processes > 1:
+        with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
+            for r, length, nodes, secs in pool.imap_unordered(
+                    _solve_limited, [(r, args.node_limit) for r in chosen]):
+                if length is not None and length != int(r["optimal_length"]):
+                    raise AssertionError(f"instance {r['id']}: {length} moves, published "
+                                         f"{r['optimal_length']}")
+                print(f"instance {r['id']:>2}: " + (f"{length} moves, {nodes:,} nodes, "
+                      if length is not None else "stopped at the node limit, ") +
+                      f"{secs:.1f} s on one thread", flush=True)
+                out.append(["idastar", r["id"], None, int(r["optimal_length"]), r["h0"], length,
+                            nodes, round(secs, 3), 1,
+                            None if length is not None else f"stopped at {args.node_limit} nodes"])
+                if length is not None:
+                    solved.append((nodes, r["id"], secs))
+                    total_s, total_nodes = total_s + secs, total_nodes + nodes
+    for r in (chosen if args.processes <= 1 else []):
         t0 = time.perf_counter()
         try:
             sol = solve(PUZ, r["start"], method="idastar", heuristic="pdb6666",
@@ -98,7 +182,8 @@ def main(argv=None):
                     sol.stats.generated, round(sol.stats.seconds, 3), args.threads, None])
         solved.append((sol.stats.generated, r["id"], sol.stats.seconds))
     print(f"{len(solved)} of {len(chosen)} instances solved: {total_nodes:,} nodes, "
-          f"{total_s:.1f} s of search on {args.threads} thread(s)")
+          f"{total_s:.1f} s of search on "
+          f"{args.threads if args.processes <= 1 else 1} thread(s) each")
     if len(solved) >= 10:
         ten = sorted(solved)[:10]
         print(f"the ten solved with the fewest nodes ({', '.join(str(i) for _, i, _ in ten)}): "
