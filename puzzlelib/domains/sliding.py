@@ -273,6 +273,9 @@ def _fill_pdb(state, p):
     state[sv] = NO_MOVE
     state[sv + 1] = 0
     state[sv + 2] = 0
+    total, other = _pdb_sums(state, at, ng)
+    state[sv + 3] = total  # the sums, kept up by the steps
+    state[sv + 4] = other
 
 
 #: The last-move byte of a PDB state that no :func:`_step_pdb_dfs` made.
@@ -307,20 +310,30 @@ def _step_pdb(state, m, p):
 
 @domain_fn
 def _move_pdb(state, t, q, tables):
+    U = np.uint64  # unsigned indices: see _group_value
     n = q[Q_N]
     ng = q[Q_GROUPS]
     reflect = q[Q_REFLECT]
     at = 2 * n + 1
-    old = _pdb_total(state, at, ng, reflect)
+    sums = U(at + 2 * ng + 3)
+    sp = np.int64(state[sums])
+    sm = np.int64(state[sums + U(1)])
+    old = sm if reflect and sm > sp else sp
     tile = _slide(state, t, n)
-    g = q[q[Q_GROUP] + tile]
+    g = q[U(q[Q_GROUP] + tile)]
     if g >= 0:
-        state[at + g] = _group_value(state, g, 0, q, tables)
+        v = _group_value(state, g, 0, q, tables)
+        sp += v - np.int64(state[U(at + g)])
+        state[U(at + g)] = v
     if reflect:
-        g = q[q[Q_GROUP] + q[q[Q_RLABEL] + tile]]
+        g = q[U(q[Q_GROUP] + q[U(q[Q_RLABEL] + tile)])]
         if g >= 0:
-            state[at + ng + g] = _group_value(state, g, 1, q, tables)
-    return _pdb_total(state, at, ng, reflect) - old
+            v = _group_value(state, g, 1, q, tables)
+            sm += v - np.int64(state[U(at + ng + g)])
+            state[U(at + ng + g)] = v
+    state[sums] = sp
+    state[sums + U(1)] = sm
+    return (sm if reflect and sm > sp else sp) - old
 
 
 @domain_fn
@@ -347,25 +360,35 @@ def _move_pdb_dfs(state, m, t, q, tables):
     reflect = q[Q_REFLECT]
     at = 2 * n + 1
     sv = U(at + 2 * ng)
-    old = _pdb_total(state, at, ng, reflect)
+    sp = np.int64(state[sv + U(3)])
+    sm = np.int64(state[sv + U(4)])
+    old = sm if reflect and sm > sp else sp
     tile = _slide(state, t, n)
     g = q[U(q[Q_GROUP] + tile)]
     g2 = q[U(q[Q_GROUP] + q[U(q[Q_RLABEL] + tile)])] if reflect else -1
     if state[sv] == (m ^ 1):  # the move that made this state, taken back
         if g >= 0:
+            sp += np.int64(state[sv + U(1)]) - np.int64(state[U(at + g)])
             state[U(at + g)] = state[sv + U(1)]
         if g2 >= 0:
+            sm += np.int64(state[sv + U(2)]) - np.int64(state[U(at + ng + g2)])
             state[U(at + ng + g2)] = state[sv + U(2)]
         state[sv] = NO_MOVE
     else:
         state[sv] = m
         if g >= 0:
+            v = _group_value(state, g, 0, q, tables)
             state[sv + U(1)] = state[U(at + g)]
-            state[U(at + g)] = _group_value(state, g, 0, q, tables)
+            sp += v - np.int64(state[U(at + g)])
+            state[U(at + g)] = v
         if g2 >= 0:
+            v = _group_value(state, g2, 1, q, tables)
             state[sv + U(2)] = state[U(at + ng + g2)]
-            state[U(at + ng + g2)] = _group_value(state, g2, 1, q, tables)
-    return _pdb_total(state, at, ng, reflect) - old
+            sm += v - np.int64(state[U(at + ng + g2)])
+            state[U(at + ng + g2)] = v
+    state[sv + U(3)] = sp
+    state[sv + U(4)] = sm
+    return (sm if reflect and sm > sp else sp) - old
 
 
 @domain_fn
@@ -1126,9 +1149,9 @@ class SlidingPuzzle(Puzzle):
         out.cfns = None
         out.lkfns = None
         out.params = out.params._replace(
-            # the board, each tile's cell, the groups' values, plain then reflected, and the
-            # last move with the two values it replaced (see _step_pdb_dfs)
-            state_len=2 * n + 1 + 2 * G + 3, n_groups=np.int64(G),
+            # the board, each tile's cell, the groups' values, plain then reflected, the last
+            # move with the two values it replaced (see _step_pdb_dfs), and the two sums
+            state_len=2 * n + 1 + 2 * G + 5, n_groups=np.int64(G),
             reflect=np.int64(int(reflect)), pinfo=pinfo, tables=joined,
         )
         return out
