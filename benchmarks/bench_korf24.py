@@ -23,6 +23,7 @@ of one of them) and cached; their build time is printed apart from the search.
 import argparse
 import json
 import multiprocessing
+import os
 import platform
 import tempfile
 import time
@@ -102,9 +103,14 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=2, help="with --before")
     ap.add_argument("--csv")
     args = ap.parse_args(argv)
+    known = {r["id"] for r in data_rows("korf24.csv")}
+    if args.ids and not set(args.ids.split(",")) <= known:
+        ap.error(f"--ids: instances are numbered 1 to {len(known)}, not {args.ids}")
     if args.before:
         if not args.ids:
             ap.error("--before needs --ids")
+        if not os.path.isdir(os.path.join(args.before, "puzzlelib")):
+            ap.error(f"--before: {args.before} is not a tree of this project")
         return side_by_side(args.ids, args.before, args.rounds, args.threads, args.csv)
     print(f"machine: {platform.machine()}, numba {numba.__version__} "
           f"(up to {numba.config.NUMBA_NUM_THREADS} threads)")
