@@ -119,7 +119,8 @@ from puzzlelib.pdb import sliding as pdb
 out = []
 for cells in pdb.partition_cells(sys.argv[1], 4, 4, list(range(16))):
     db = pdb.build(4, 4, cells, 0)
-    out.append([db.k, db.build_seconds, db.n_states, hashlib.sha256(db.table.tobytes()).hexdigest()])
+    out.append([db.k, db.build_seconds, db.n_states,
+                hashlib.sha256(db.table.tobytes()).hexdigest()])
 print(json.dumps(out))
 """
 

@@ -140,9 +140,9 @@ def _expand_range(lo, hi, dist, words, depth, fns, p, active, next_active):
     per byte. Children's ranks come from the domain's ``rank_from`` where it answers, else from
     ``unrank``, ``step`` and ``rank_after`` (given the parent's rank), the position made only
     for the moves ``rank_from`` leaves, or all at once from the domain's ``children`` where it
-    offers them. Children are collected :data:`BATCH` at a time, their entries prefetched as their ranks are made, and
-    only then looked at: the cache misses overlap, and no branch on a table entry waits for
-    one.
+    offers them. Children are collected :data:`BATCH` at a time, their entries prefetched as
+    their ranks are made, and only then looked at: the cache misses overlap, and no branch on a
+    table entry waits for one.
 
     Returns (positions of depth ``depth`` found, neighbours newly marked ``depth + 1``,
     moves found illegal): the children generated are ``found * n_moves - illegal``, with no
