@@ -2,14 +2,15 @@
 instances of ``data/korf24.csv``, every length checked against the published one.
 
     python -m benchmarks korf24 [--instances 10] [--ids 25,40] [--threads 2] [--rebuild]
-                                [--node-limit N] [--processes P] [--csv FILE]
+                                [--node-limit N] [--processes P] [--prune P] [--csv FILE]
     python -m benchmarks korf24 --ids 40,44 --before TREE [--rounds 2] [--threads 2]
 
 With ``--processes P`` the instances are solved P at a time, each in a process of its own on
 one thread (a many-core machine's way through all 50 with a node limit). With ``--before`` the
 instances of ``--ids`` are solved in fresh processes by this checkout and by another tree (a
 worktree of an older commit, its own numba cache), the trees taking turns, every node count
-required equal.
+required equal (with ``--prune parent``: an older tree prunes so; with the default pruning
+this tree generates fewer nodes, and each tree's counts are only required equal across rounds).
 
 With ``--node-limit`` an instance that reaches it is reported as stopped and the run goes on;
 after ten or more solved, the ten with the fewest nodes are summed. Without ``--ids`` the
@@ -39,33 +40,39 @@ GOAL = " ".join(map(str, range(25)))
 PUZ = SlidingPuzzle("5x5", goal=GOAL)
 
 
-# Solves the instances named in argv[1] on argv[2] threads; prints one JSON line per instance.
+# Solves the instances named in argv[1] on argv[2] threads (pruning argv[3] if given); prints
+# one JSON line per instance.
 _SOLVE = """
 import csv, json, sys
 from puzzlelib import SlidingPuzzle, solve
 puz = SlidingPuzzle("5x5", goal=" ".join(map(str, range(25))))
 rows = {r["id"]: r for r in csv.DictReader(open("data/korf24.csv"))}
+kw = {"prune": sys.argv[3]} if len(sys.argv) > 3 else {}
 for i in sys.argv[1].split(","):
     sol = solve(puz, rows[i]["start"], method="idastar", heuristic="pdb6666",
-                threads=int(sys.argv[2]), progress=False)
+                threads=int(sys.argv[2]), progress=False, **kw)
     print(json.dumps([i, sol.length, sol.stats.generated, sol.stats.seconds]))
 """
 
 
-def side_by_side(ids, before, rounds, threads, csv_path):
+def side_by_side(ids, before, rounds, threads, csv_path, prune=None):
     """The instances ``ids`` solved in fresh processes by each tree in turn (the order of the
-    trees flipped every round); prints each run and the medians."""
+    trees flipped every round); prints each run and the medians. ``prune`` is given to this
+    tree only (an older one may not know it)."""
     trees = trees_compared(before)
     caches = {name: tempfile.mkdtemp(prefix=f"korf24-{name}-") for name in trees}
     got, out = {}, []
     for k in range(rounds):
         for name in (list(trees) if k % 2 == 0 else list(trees)[::-1]):
-            for line in run_in_tree(trees[name], ["-c", _SOLVE, ids, str(threads)],
-                                    caches[name]).splitlines():
+            argv = ["-c", _SOLVE, ids, str(threads)]
+            if prune is not None and name != "before":
+                argv.append(prune)
+            for line in run_in_tree(trees[name], argv, caches[name]).splitlines():
                 i, length, nodes, secs = json.loads(line)
                 print(f"round {k + 1} {name:>6}: instance {i} {length} moves, {nodes:,} nodes, "
                       f"{secs:.2f} s", flush=True)
-                if got.setdefault(i, nodes) != nodes:
+                key = i if prune == "parent" else (i, name)
+                if got.setdefault(key, nodes) != nodes:
                     raise AssertionError(f"instance {i}: {nodes:,} nodes, {got[i]:,} before")
                 out.append([k + 1, name, i, length, nodes, round(secs, 3), threads])
     for i in ids.split(","):
@@ -79,11 +86,11 @@ def side_by_side(ids, before, rounds, threads, csv_path):
 
 def _solve_limited(job):
     """One instance on one thread in a worker process: (row, length or None, nodes, seconds)."""
-    r, limit = job
+    r, limit, prune = job
     t0 = time.perf_counter()
     try:
         sol = solve(PUZ, r["start"], method="idastar", heuristic="pdb6666", threads=1,
-                    node_limit=limit, progress=False)
+                    node_limit=limit, progress=False, prune=prune)
     except SearchLimitError:
         return r, None, None, time.perf_counter() - t0
     return r, sol.length, sol.stats.generated, sol.stats.seconds
@@ -99,6 +106,8 @@ def main(argv=None):
     ap.add_argument("--rebuild", action="store_true", help="build the databases again")
     ap.add_argument("--processes", type=int, default=1,
                     help="instances at a time, each on one thread in its own process")
+    ap.add_argument("--prune", choices=("cycles", "parent"), default=None,
+                    help="IDA*'s pruning (default: solve's, cycles)")
     ap.add_argument("--before", help="another tree to solve --ids beside this one")
     ap.add_argument("--rounds", type=int, default=2, help="with --before")
     ap.add_argument("--csv")
@@ -111,7 +120,8 @@ def main(argv=None):
             ap.error("--before needs --ids")
         if not os.path.isdir(os.path.join(args.before, "puzzlelib")):
             ap.error(f"--before: {args.before} is not a tree of this project")
-        return side_by_side(args.ids, args.before, args.rounds, args.threads, args.csv)
+        return side_by_side(args.ids, args.before, args.rounds, args.threads, args.csv,
+                            args.prune)
     print(f"machine: {platform.machine()}, numba {numba.__version__} "
           f"(up to {numba.config.NUMBA_NUM_THREADS} threads)")
     rows = data_rows("korf24.csv")
@@ -149,7 +159,7 @@ def main(argv=None):
     if args.processes > 1:
         with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
             for r, length, nodes, secs in pool.imap_unordered(
-                    _solve_limited, [(r, args.node_limit) for r in chosen]):
+                    _solve_limited, [(r, args.node_limit, args.prune) for r in chosen]):
                 if length is not None and length != int(r["optimal_length"]):
                     raise AssertionError(f"instance {r['id']}: {length} moves, published "
                                          f"{r['optimal_length']}")
@@ -166,7 +176,8 @@ def main(argv=None):
         t0 = time.perf_counter()
         try:
             sol = solve(PUZ, r["start"], method="idastar", heuristic="pdb6666",
-                        threads=args.threads, node_limit=args.node_limit, progress=False)
+                        threads=args.threads, node_limit=args.node_limit, progress=False,
+                        prune=args.prune)
         except SearchLimitError:
             wall = time.perf_counter() - t0
             print(f"instance {r['id']:>2}: stopped at the node limit ({args.node_limit:,}), "

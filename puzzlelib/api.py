@@ -55,6 +55,13 @@ from .search import packed as _packed
 
 #: Methods that can count every optimal solution (``all_solutions=True``).
 COUNTING_METHODS = ("iddfs", "idastar")
+#: How ``iddfs`` and ``idastar`` prune paths that repeat a position (``prune=``): ``"cycles"``
+#: skips every string of moves that a smaller string replaces (the puzzle's
+#: :meth:`~puzzlelib.domains.base.Puzzle.move_automaton`; sliding tiles: strings of up to 14
+#: moves), ``"parent"`` only never undoes the last move (the classic search, whose node counts
+#: the published ones are). Both find optimal solutions; ``None`` is ``"cycles"`` where the
+#: puzzle has an automaton and one solution is sought, else ``"parent"``.
+PRUNING = ("cycles", "parent")
 #: Methods guided by a heuristic.
 INFORMED_METHODS = ("idastar", "astar", "greedy")
 #: At most this many farthest positions are returned (their count is always exact).
@@ -182,7 +189,8 @@ def _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer, 
 
 def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=None,
           all_solutions=False, threads=None, max_depth=None, max_states=None, node_limit=0,
-          transpositions=None, progress=None, cache=True, backend="cpu", size=None, goal=None):
+          transpositions=None, progress=None, cache=True, backend="cpu", size=None, goal=None,
+          prune=None):
     """Solve ``start`` on ``puzzle`` (a shortest solution, except with ``greedy``).
 
     ``start``: a position as the puzzle reads it (a block puzzle may leave it out: its own
@@ -193,7 +201,7 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
     labels; block puzzles: names); ``reflect`` (sliding tiles' databases) adds the lookup
     mirrored in the main diagonal. Databases come from the cache, or are built (``cache=False``
     neither reads nor writes it). ``all_solutions`` (``iddfs``, ``idastar``): count every
-    optimal solution.
+    optimal solution. ``prune`` (``iddfs``, ``idastar``): see :data:`PRUNING`.
 
     Limits: ``max_depth`` (moves; default the puzzle's own) caps the deepening searches'
     bound and both sides of bidirectional search together; ``max_states`` the states stored
@@ -225,6 +233,7 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
     transpositions = _check_limit(transpositions, "transpositions")
     n_threads = _threads(threads, puzzle)
     state = puzzle.encode(start)  # the start is checked before any database is built
+    skip, pruning = _skip_for(puzzle, method, prune, all_solutions, transpositions)
     with timed() as timer:
         space, extra = _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer,
                                   backend)
@@ -235,6 +244,8 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
             extra["initial_h"] = space.heuristic_value(state)
         if backend != "cpu":
             extra["backend"] = backend
+        if pruning is not None:
+            extra["prune"] = pruning
         if max_depth is None:
             max_depth = space.default_max_depth
         run = {"bfs": _solve_bfs, "bidir": _solve_bidir, "iddfs": _solve_deepening,
@@ -242,7 +253,7 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
         out = run(space, state, timer, method=method, all_solutions=all_solutions,
                   threads=n_threads, max_depth=max_depth, node_limit=node_limit,
                   max_states=space.default_max_states if max_states is None else max_states,
-                  transpositions=transpositions, progress=progress)
+                  transpositions=transpositions, progress=progress, skip=skip)
         moves = space.moves_out(out.path) if out.path is not None else None
         status = out.status
     stats = Stats(out.generated, out.expanded, out.stored, out.memory_bytes, out.seconds,
@@ -253,6 +264,32 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
         length=len(out.path) if out.path is not None else -1, moves=moves,
         threads=out.threads, counts=out.counts, solutions=out.solutions, extra=extra,
     )
+
+
+def _skip_for(puzzle, method, prune, all_solutions=False, transpositions=None):
+    """The move automaton a depth-first search skips strings with (or None), and the name of
+    its pruning (None for methods that do not prune so); see :data:`PRUNING`."""
+    if prune is not None and prune not in PRUNING:
+        raise PuzzleError(f"unknown prune {prune!r}: use {' or '.join(PRUNING)}")
+    if method not in COUNTING_METHODS:
+        if prune is not None:
+            raise PuzzleError(f"prune applies to iddfs and idastar, not {method}")
+        return None, None
+    if prune == "parent":
+        return None, "parent"
+    why = None
+    if all_solutions:
+        why = "counting all optimal solutions needs every path"
+    elif puzzle.ffns is not None or transpositions:
+        why = f"the {puzzle.name} puzzle's search lists candidate moves"
+    if why is None:
+        table = puzzle.move_automaton()
+        if table is not None:
+            return table, "cycles"
+        why = f"the {puzzle.name} puzzle has no move automaton"
+    if prune == "cycles":
+        raise PuzzleError(f"prune cycles does not apply here: {why}; use prune parent")
+    return None, "parent"
 
 
 class _Out:
@@ -380,7 +417,7 @@ def _solve_bidir(space, state, timer, max_depth, max_states, **_):
 
 
 def _solve_deepening(space, state, timer, method, all_solutions, threads, max_depth, node_limit,
-                     transpositions, progress, **_):
+                     transpositions, progress, skip=None, **_):
     if transpositions is None:
         transpositions = 0 if all_solutions else space.default_transpositions
     if transpositions and (space.ffns is None or all_solutions):
@@ -392,7 +429,7 @@ def _solve_deepening(space, state, timer, method, all_solutions, threads, max_de
         res = _ida.iterative_deepening(
             state, space.dfs_fns, space.params, bound0, all_solutions, max_depth,
             node_limit, parallel=parallel, progress=report, ffns=space.ffns, cfns=space.cfns,
-            transpositions=transpositions)
+            transpositions=transpositions, skip=skip)
     if res.status == _ida.NODE_LIMIT:
         raise SearchLimitError(f"{method} stopped at its node limit ({node_limit:,} nodes, "
                                f"bound {res.last_bound})")
@@ -719,7 +756,7 @@ def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_dep
 
 def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=None, reflect=None,
                threads=None, max_depth=None, progress=None, cache=True, backend="cpu", size=None,
-               goal=None, **limits):
+               goal=None, prune=None, **limits):
     """Solve many starts on one puzzle; returns a :class:`~puzzlelib.Batch` of one
     :class:`~puzzlelib.Result` per start, in order.
 
@@ -729,7 +766,7 @@ def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=Non
     start whose passes grow big is put aside and finished afterwards with its passes shared
     among the threads. Otherwise each start is solved in turn by :func:`solve`, with the same
     options (``backend`` too: where pattern databases not cached yet are built). Every start is
-    checked before anything runs. ``size`` and ``goal``: the 0.1 form
+    checked before anything runs. ``prune``: as :func:`solve`'s. ``size`` and ``goal``: the 0.1 form
     ``solve_many(starts, size=..., goal=...)`` for sliding tiles, 4x4 by default
     (deprecated)."""
     if not isinstance(puzzle, Puzzle):
@@ -753,7 +790,7 @@ def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=Non
         t0 = time.perf_counter()
         results = [solve(puzzle, s, method, heuristic, pdb=pdb, reflect=reflect, threads=threads,
                          max_depth=max_depth, progress=progress, cache=cache, backend=backend,
-                         **limits)
+                         prune=prune, **limits)
                    for s in starts]
         total = sum((r.stats for r in results), Stats())
         total.seconds = time.perf_counter() - t0 - total.compile_seconds
@@ -763,6 +800,7 @@ def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=Non
     _check_pdb_backend(backend, puzzle, method, heuristic, pdb)
     n_threads = _threads(threads, puzzle)
     max_depth = _check_limit(max_depth, "max_depth")
+    skip, pruning = _skip_for(puzzle, method, prune)
     with timed() as timer:
         space, extra = _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer,
                                   backend)
@@ -774,7 +812,8 @@ def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=Non
         h0 = [space.heuristic_value(s) for s in states]
         with timer.phase() as ph:
             res = _ida.deepen_many(states, residues, space.dfs_fns, space.params, max_depth,
-                                   n_threads, space.cfns)
+                                   n_threads, space.cfns, skip=skip)
+        extra["prune"] = pruning
     results = []
     for i, s in enumerate(states):
         length = int(res.lengths[i])

@@ -73,6 +73,10 @@ def _parser():
                         "pattern databases such as 36-0-0-f (several, comma-separated: the "
                         "maximum); pancake: gap (default); pancake, topspin, pocket-cube: "
                         "pdb (pattern databases over groups of pieces, or pdb:1,2,3/4,5,6)")
+    s.add_argument("--prune", default=None, choices=("cycles", "parent"),
+                   help="iddfs/idastar: skip every string of moves a smaller one replaces "
+                        "(cycles: sliding tiles' default, far fewer nodes) or only the move "
+                        "back (parent: the classic search, as published node counts)")
     s.add_argument("--no-reflect", action="store_true",
                    help="pattern databases: skip the lookup mirrored in the main diagonal")
     s.add_argument("--max-states", type=int, default=None,
@@ -524,7 +528,7 @@ def _solve(args):
           if v is not None}
     res = solve(puzzle, start, method=args.method, heuristic=heuristic, reflect=reflect,
                 all_solutions=args.all, progress=True if args.progress else None,
-                threads=_threads(args.threads), backend=args.backend, **kw)
+                threads=_threads(args.threads), backend=args.backend, prune=args.prune, **kw)
     if args.puzzle == "sliding" and res.length < 0:
         # earlier versions stopped here with status 3: no solution within the bound
         raise SearchLimitError(f"{res.method} found no solution ({res.status})")

@@ -172,11 +172,12 @@ def table_bfs_stats(start, rows, cols):
     return total - (len(dist) - 1), len(dist)
 
 
-def deepening_stats(start, goal, rows, cols, heuristic=None):
+def deepening_stats(start, goal, rows, cols, heuristic=None, skip=None):
     """``(length, generated, expanded)`` of iterative deepening from ``start`` with
     ``heuristic(board)`` as the lower bound (None: 0), the bound stepped by 2, never undoing the
     last move, stopping at the first solution, children in the move order u, d, l, r: a
-    recursive version, to check the kernel's counts against."""
+    recursive version, to check the kernel's counts against. ``skip``: a set of move strings
+    (tuples of move numbers) never to end a path with, instead of the last move's inverse."""
     h = heuristic or (lambda s: 0)
     s, g = to_str(start), to_str(goal)
     b0 = s.index("0")
@@ -186,33 +187,40 @@ def deepening_stats(start, goal, rows, cols, heuristic=None):
         bound += 2
     gen = exp = 0
 
-    def children(board, back):
+    longest = max(map(len, skip)) if skip else 0
+
+    def children(board, back, path):
         b = board.index("0")
         r, c = divmod(b, cols)
         for m, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
             nr, nc = r + dr, c + dc
-            if m == back or not (0 <= nr < rows and 0 <= nc < cols):
+            if not (0 <= nr < rows and 0 <= nc < cols):
+                continue
+            if skip is None and m == back:
+                continue
+            if skip is not None and any(path[len(path) - k:] + (m,) in skip
+                                        for k in range(min(len(path), longest - 1) + 1)):
                 continue
             t = nr * cols + nc
             cells = list(board)
             cells[b], cells[t] = cells[t], cells[b]
             yield m, "".join(cells)
 
-    def dfs(board, g_, back, bound):
+    def dfs(board, g_, back, bound, path):
         nonlocal gen, exp
         if g_ == bound:
             return board == g
         exp += 1
-        for m, child in children(board, back):
+        for m, child in children(board, back, path):
             gen += 1
             if g_ + 1 + h(child) > bound:
                 continue
-            if dfs(child, g_ + 1, m ^ 1, bound):
+            if dfs(child, g_ + 1, m ^ 1, bound, path + (m,)):
                 return True
         return False
 
     while bound <= 80:
-        if dfs(s, 0, -1, bound) if bound > 0 else s == g:
+        if dfs(s, 0, -1, bound, ()) if bound > 0 else s == g:
             return bound, gen, exp
         bound += 2
     return -1, gen, exp

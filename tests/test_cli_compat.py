@@ -8,7 +8,11 @@ these forms. The one change is documented: ``threads`` now defaults to every cor
 too: on boards of up to 21 cells, now searched as 64-bit words, ``blocks layers`` lists the
 same farthest positions in another order (by their words), and breadth-first ``blocks solve``
 reports another count of positions stored (``nodes``: the goal's layer is cut where the goal
-is met, and the layer's order changed); its moves are the same optimal length."""
+is met, and the layer's order changed); its moves are the same optimal length. And depth-first
+``solve`` on sliding tiles (``idastar``, ``iddfs``, one solution) now skips every string of moves
+a smaller one replaces (``--prune cycles``): fewer nodes, the same length, maybe another optimal
+solution; with ``--prune parent`` such a form gives its 0.1 output exactly, which is what is
+compared here, and the form as written is checked for the same length."""
 
 import io
 import json
@@ -46,8 +50,9 @@ def _drop_timings(value, also=()):
 def test_the_01_form_gives_the_same_output(case, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)  # (board files are named relative to the repository)
     monkeypatch.setattr(sys, "stdin", io.StringIO(case["stdin"] or ""))
+    args = case["args"] + (["--prune", "parent"] if _skips_cycles(case["args"]) else [])
     try:
-        code = main(case["args"])
+        code = main(args)
     except SystemExit as e:
         code = e.code
     out, err = capsys.readouterr()
@@ -75,6 +80,40 @@ def test_the_01_form_gives_the_same_output(case, capsys, monkeypatch):
         assert _no_nodes(_norm_text(out)) == _no_nodes(case["stdout"])
     else:
         assert _norm_text(out) == case["stdout"]
+
+
+def _skips_cycles(args):
+    """Whether ``args`` run a depth-first ``solve`` of sliding tiles for one solution (its pruning
+    changed since 0.1: see the module)."""
+    if args[:1] != ["solve"] or "--puzzle" in args or "--all" in args:
+        return False
+    method = args[args.index("--method") + 1] if "--method" in args else "idastar"
+    return method in ("idastar", "iddfs")
+
+
+@pytest.mark.parametrize("case", [c for c in RECORD["cases"] if _skips_cycles(c["args"])],
+                         ids=lambda c: " ".join(c["args"])[:60])
+def test_the_01_depth_first_forms_keep_their_lengths(case, capsys, monkeypatch):
+    """As written (skipping cycles): the same exit status, and the same length in no more
+    nodes."""
+    monkeypatch.chdir(ROOT)
+    try:
+        code = main(case["args"])
+    except SystemExit as e:
+        code = e.code
+    out, _ = capsys.readouterr()
+    assert code == case["returncode"]
+    if code:
+        return
+    if case["kind"] == "json":
+        got, want = json.loads(out), case["stdout"]
+        assert got["length"] == want["length"] and got["nodes"] <= want["nodes"]
+        assert got["prune"] == "cycles"
+    else:
+        assert out.splitlines()[0] == case["stdout"].splitlines()[0]  # "idastar: 31 moves"
+        nodes = [int(line.split()[1].replace(",", "")) for text in (out, case["stdout"])
+                 for line in text.splitlines() if line.startswith("nodes:")]
+        assert nodes[0] <= nodes[1]
 
 
 def _farthest_in_any_order(text):

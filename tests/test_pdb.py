@@ -638,10 +638,11 @@ def test_bad_start_is_reported_before_any_database_is_built(monkeypatch):
         solve(FIFTEEN, "1 2 3", method="idastar", heuristic="pdb555")
 
 
-def test_solve_many_hands_big_searches_over(rng, monkeypatch):
+@pytest.mark.parametrize("prune", ["parent", "cycles"])
+def test_solve_many_hands_big_searches_over(rng, monkeypatch, prune):
     """A search whose passes grow big is put aside by the batch and finished with its passes'
     subtrees shared among the threads: the same lengths, first solutions and node counts as one
-    search per board."""
+    search per board, with either pruning."""
     from puzzlelib.search import idastar
 
     finished = []
@@ -654,13 +655,15 @@ def test_solve_many_hands_big_searches_over(rng, monkeypatch):
     monkeypatch.setattr(idastar, "iterative_deepening", spy)
     eight = SlidingPuzzle("3x3")
     starts = [eight.encode(random_board(3, 3, rng, walk=w)) for w in (4, None, None, None)]
+    skip = eight.move_automaton() if prune == "cycles" else None
     batch = idastar.deepen_many(np.stack(starts), [eight.residue(s) for s in starts],
-                                eight.dfs_fns, eight.params, 80, 2, eight.cfns, hand_over=200)
+                                eight.dfs_fns, eight.params, 80, 2, eight.cfns, hand_over=200,
+                                skip=skip)
     assert finished and all(r is not None and r[1] >= 200 for r in finished)
     assert len(finished) < len(starts)  # the short searches stayed in the batch
     monkeypatch.setattr(idastar, "iterative_deepening", real)
     for i, start in enumerate(starts):
-        one = solve(eight, eight.decode(start), method="idastar", threads=1)
+        one = solve(eight, eight.decode(start), method="idastar", threads=1, prune=prune)
         length = int(batch.lengths[i])
         assert (length, eight.moves_out(batch.paths[i, :length])) == (one.length, one.moves)
         assert (batch.generated[i], batch.expanded[i]) == (one.stats.generated,

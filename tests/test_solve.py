@@ -188,7 +188,7 @@ def test_deepening_counts_match_a_recursive_version(rows, cols, rng):
         for method, h in (("iddfs", None), ("idastar", reference.manhattan_to(goal, cols))):
             length, gen, exp = reference.deepening_stats(start, goal, rows, cols, h)
             for threads in (1, 2):
-                sol = solve(puz, start, method=method, threads=threads)
+                sol = solve(puz, start, method=method, threads=threads, prune="parent")
                 assert (sol.length, sol.stats.generated, sol.stats.expanded) == (
                     length, gen, exp), (method, threads, start)
                 assert sol.stats.stored == sol.extra["initial_bound"] + 2 * (

@@ -84,6 +84,13 @@ class Puzzle:
     def dfs_fns(self, fns):
         self._dfs_fns = fns
 
+    def move_automaton(self):
+        """An automaton of move strings depth-first search need not play, because a smaller
+        string reaches the same position (``int32`` table ``T[q, m]``: the state after move
+        ``m`` in state ``q``, -1 for a move not to make; see :mod:`puzzlelib.domains.cycles`),
+        or None: the search then only never undoes its last move."""
+        return None
+
     @property
     def n_ranks(self):
         """The size of the perfect hash's range, or None when there is none."""

@@ -31,6 +31,7 @@ import numpy as np
 
 
 from ..core.contract import ILLEGAL, CursorFns, DomainFns, KeyFns, domain_fn
+from . import cycles
 from .base import Puzzle
 from ..core.errors import PuzzleError, UnsolvableError
 from ..core.hashing import (
@@ -1057,6 +1058,11 @@ class SlidingPuzzle(Puzzle):
                               f"tiles)")
         return SlidingPuzzle(self.rows, self.cols, goal=self.goal, heuristic=name,
                              hash=self.hash)
+
+    def move_automaton(self):
+        """Strings of up to :data:`~puzzlelib.domains.cycles.DEFAULT_MAX_LEN` blank moves that a
+        smaller string replaces on any board (:mod:`puzzlelib.domains.cycles`)."""
+        return cycles.cached_automaton()
 
     def rooted(self, start):
         """The puzzle whose goal is ``start`` itself (any labels): :func:`~puzzlelib.layers`

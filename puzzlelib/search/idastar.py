@@ -55,7 +55,7 @@ HAND_OVER_NODES = 1 << 20
 
 @kernel
 def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, ffns=None,
-                 cfns=None, tt=None):
+                 cfns=None, tt=None, skip=None):
     """One depth-first pass below ``bound`` from a state ``g0`` moves deep, reached by move
     ``last`` (-1 at the root). ``state`` is restored on return.
 
@@ -67,13 +67,17 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
 
     ``tt``: a transposition table (:func:`new_transpositions`; with ``ffns`` only).
 
+    ``skip``: an automaton over the moves (``skip[q, m]``: the state after move ``m`` in state
+    ``q``, -1 for a move not to make; :mod:`puzzlelib.domains.cycles`) that then replaces the
+    test against the last move's inverse, and ``last`` is its state here (0 at the start).
+
     Returns (solutions found, nodes generated, smallest f over the bound, first solution length
     counted from this state, nodes expanded). The first solution's moves are left in ``path``.
     A node is expanded when its moves are tried: this state, and every node entered below it.
     """
     if cfns is not None:
         return _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path,
-                                   node_budget, cfns)
+                                   node_budget, cfns, skip)
     if ffns is not None:
         return _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
                                        node_budget, ffns, tt)
@@ -83,7 +87,10 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
     next_move = np.zeros(max_depth + 1, dtype=np.int64)
     hs = np.empty(max_depth + 1, dtype=np.int64)
     moves = np.empty(max_depth + 1, dtype=np.int64)
+    qs = np.empty(max_depth + 1 if skip is not None else 0, dtype=np.int64)
     hs[0] = h0
+    if skip is not None:
+        qs[0] = last
     solutions = 0
     first_len = -1
     nodes = 0
@@ -104,9 +111,15 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
                 fns.step(state, fns.inverse(moves[depth], p), p)
             continue
         next_move[depth] = m + 1
-        prev = moves[depth - 1] if depth > 0 else last
-        if prev >= 0 and m == fns.inverse(prev, p):
-            continue  # never undo the last move
+        q = 0
+        if skip is not None:
+            q = skip[qs[depth], m]
+            if q < 0:
+                continue  # a string of moves that a smaller one replaces
+        else:
+            prev = moves[depth - 1] if depth > 0 else last
+            if prev >= 0 and m == fns.inverse(prev, p):
+                continue  # never undo the last move
         dh = fns.step(state, m, p)
         if dh == ILLEGAL:
             continue
@@ -143,6 +156,8 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
         expanded += 1
         next_move[depth] = 0
         hs[depth] = h
+        if skip is not None:
+            qs[depth] = q
     return solutions, nodes, over, first_len, expanded
 
 
@@ -275,7 +290,8 @@ def _seen_before(tt, state, g):
 
 
 @kernel
-def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, cfns):
+def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, cfns,
+                        skip=None):
     """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.core.contract.CursorFns`: the cursor
     (the blank) stays in a register, only legal moves are listed, and a child is looked at
     (``peek``) before it is made, so one pruned by the bound costs no move and no undo, and a
@@ -296,10 +312,14 @@ def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, nod
     hs = np.empty(max_depth + 1, dtype=np.int64)
     moves = np.empty(max_depth + 1, dtype=np.int64)
     cursors = np.empty(max_depth + 1, dtype=np.int64)
+    qs = np.empty(max_depth + 1 if skip is not None else 0, dtype=np.int64)
     hs[0] = h0
     c = np.int64(cfns.cursor(state, p))
     cursors[0] = c
     prev = last
+    if skip is not None:
+        qs[0] = last
+        prev = -1  # every legal move is listed; the automaton refuses some
     solutions = 0
     first_len = -1
     nodes = 0
@@ -315,9 +335,15 @@ def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, nod
                 pc = cursors[np.uint64(depth)]
                 cfns.undo(state, pc, moves[np.uint64(depth)], c, p)
                 c = pc
-                prev = moves[np.uint64(depth - 1)] if depth > 0 else last
+                if skip is None:
+                    prev = moves[np.uint64(depth - 1)] if depth > 0 else last
             continue
         next_i[np.uint64(depth)] = i + 1
+        q = 0
+        if skip is not None:
+            q = skip[np.uint64(qs[np.uint64(depth)]), np.uint64(m)]
+            if q < 0:
+                continue
         g = depth + 1
         dh, c2 = cfns.peek(state, c, m, p)
         nodes += 1
@@ -356,7 +382,10 @@ def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, nod
         hs[depth] = h
         cursors[depth] = c2
         c = c2
-        prev = m
+        if skip is not None:
+            qs[depth] = q
+        else:
+            prev = m
     return solutions, nodes, over, first_len, expanded
 
 
@@ -369,7 +398,7 @@ def _undo_path(state, cursors, moves, depth, c, cfns, p):
 
 
 @kernel
-def _root_frontier(start, h0, bound, fns, p, want, record=True):
+def _root_frontier(start, h0, bound, fns, p, want, record=True, skip=None):
     """Expand from ``start`` breadth-first, with the depth-first pass's pruning and node count,
     until there are ``want`` subtree roots or one more level would reach ``bound``. Roots stay in
     the order the depth-first pass would visit them.
@@ -377,12 +406,13 @@ def _root_frontier(start, h0, bound, fns, p, want, record=True):
     Returns (states, h, last moves, move prefixes, depth, nodes generated, smallest f over,
     nodes expanded, and those nodes: their move prefixes (row ``t``'s first ``lens[t]``
     entries), and which moves each one's children were generated by). ``record=False``: the
-    expanded nodes are counted, not recorded (a pass counting every solution needs no more)."""
+    expanded nodes are counted, not recorded (a pass counting every solution needs no more).
+    With ``skip`` (see :func:`_dfs_bounded`) the "last moves" are the automaton's states."""
     L = p.state_len
     cur_s = np.empty((1, L), dtype=np.uint8)
     cur_s[0] = start
     cur_h = np.full(1, h0, dtype=np.int64)
-    cur_last = np.full(1, -1, dtype=np.int64)
+    cur_last = np.full(1, 0 if skip is not None else -1, dtype=np.int64)
     cur_pre = np.empty((1, 0), dtype=np.int64)
     k = 0
     nodes = 0
@@ -411,7 +441,12 @@ def _root_frontier(start, h0, bound, fns, p, want, record=True):
                 exp_pre[n_exp, :k] = cur_pre[i]
                 exp_len[n_exp] = k
             for m in range(p.n_moves):
-                if cur_last[i] >= 0 and m == fns.inverse(cur_last[i], p):
+                q = m
+                if skip is not None:
+                    q = skip[cur_last[i], m]
+                    if q < 0:
+                        continue
+                elif cur_last[i] >= 0 and m == fns.inverse(cur_last[i], p):
                     continue
                 dh = fns.step(buf, m, p)
                 if dh == ILLEGAL:
@@ -426,7 +461,7 @@ def _root_frontier(start, h0, bound, fns, p, want, record=True):
                 else:
                     nx_s[c] = buf
                     nx_h[c] = h
-                    nx_last[c] = m
+                    nx_last[c] = q
                     nx_pre[c, :k] = cur_pre[i]
                     nx_pre[c, k] = m
                     c += 1
@@ -452,7 +487,7 @@ def _generated_before(pre, n, made, target):
 
 
 @kernel(parallel=True)
-def _split_pass(start, h0, bound, fns, p, count_all, path, want, cfns=None):
+def _split_pass(start, h0, bound, fns, p, count_all, path, want, cfns=None, skip=None):
     """The depth-first pass below ``bound``, its subtrees (about ``want`` of them: see
     :func:`split_subtrees`) shared among threads (``prange``).
 
@@ -463,7 +498,7 @@ def _split_pass(start, h0, bound, fns, p, count_all, path, want, cfns=None):
     top levels that come before it in depth-first order); work the threads did past it is not
     counted."""
     roots, hs, lasts, prefixes, k, nodes0, over0, n_exp, exp_pre, exp_len, exp_gen = (
-        _root_frontier(start, h0, bound, fns, p, want, not count_all))
+        _root_frontier(start, h0, bound, fns, p, want, not count_all, skip))
     n = roots.shape[0]
     sols = filled(n, 0)
     nodes = filled(n, 0)
@@ -485,8 +520,8 @@ def _split_pass(start, h0, bound, fns, p, count_all, path, want, cfns=None):
                 continue
             st = roots[i].copy()
             sols[i], nodes[i], overs[i], lens[i], expanded[i] = _dfs_bounded(
-                st, hs[i], k, lasts[i], bound, fns, p, count_all, paths[i], 0, None, cfns
-            )
+                st, hs[i], k, lasts[i], bound, fns, p, count_all, paths[i], 0, None, cfns, None,
+                skip)
             if sols[i] > 0 and i < found_at[0]:
                 found_at[0] = i
     over = over0
@@ -546,7 +581,7 @@ MORE = 3
 @kernel
 def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
                    expanded, split_after, split_min_bound, max_passes, ffns=None, cfns=None,
-                   tt=None):
+                   tt=None, skip=None):
     """Depth-first passes from ``bound`` on, all in one call, until a solution, the space
     exhausted, ``max_bound`` passed or ``node_limit`` nodes (``0``: none; ``nodes`` and
     ``expanded`` were counted before). Stops with status :data:`MORE` after ``max_passes``
@@ -563,8 +598,9 @@ def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_li
     n = np.int64(0)
     while bound <= max_bound:
         budget = node_limit - nodes if node_limit > 0 else 0
-        sols, n, over, length, e = _dfs_bounded(state, h0, 0, -1, bound, fns, p, count_all,
-                                                path, budget, ffns, cfns, tt)
+        sols, n, over, length, e = _dfs_bounded(state, h0, 0, 0 if skip is not None else -1,
+                                                bound, fns, p, count_all, path, budget, ffns,
+                                                cfns, tt, skip)
         passes += 1
         done = bound
         expanded += e
@@ -625,7 +661,8 @@ def _tt_size(tt):
 
 def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
                         parallel=False, progress=None, ffns=None, cfns=None, resume=None,
-                        transpositions=0, split_after=None, first_transpositions=None):
+                        transpositions=0, split_after=None, first_transpositions=None,
+                        skip=None):
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
     (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
     whole steps. ``parallel``: share each pass's subtrees among numba's threads (ignored with a
@@ -639,13 +676,18 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     counted in. ``transpositions``: with ``ffns``, record up to this many positions per pass in
     a transposition table (see the module's notes; 0: none). The table starts small
     (``first_transpositions`` rows, default :data:`FIRST_TRANSPOSITIONS`) and each pass that
-    fills it gives the next a bigger one; the passes then run one per call.
+    fills it gives the next a bigger one; the passes then run one per call. ``skip``: an
+    automaton of move strings not to play (:func:`_dfs_bounded`; not with ``count_all``, which
+    needs every path, nor with ``ffns``).
 
     The passes on one thread run in one call of :func:`_deepen_passes` when nobody watches
     (each call of a kernel costs the typing of its arguments, a large share of a small
     search's passes).
 
     Returns a :class:`DeepeningResult`."""
+    if skip is not None and (count_all or ffns is not None):
+        raise ValueError("skipping move strings needs one solution (counting all of them needs "
+                         "every path) and no candidate moves (ffns)")
     if parallel:
         start_threads()
     split_after = SPLIT_MIN_NODES if split_after is None else int(split_after)
@@ -683,7 +725,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
         if can_split and bound >= SPLIT_MIN_BOUND and last >= split_after:
             iterations += 1
             sols, n, over, length, e = _split_pass(state, h0, bound, fns, p, count_all, path,
-                                                   split_subtrees(last), cfns)
+                                                   split_subtrees(last), cfns, skip)
             nodes += int(n)
             expanded += int(e)
             last = int(n)
@@ -701,6 +743,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
                 state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
                 expanded, split_after if can_split else -1, SPLIT_MIN_BOUND,
                 1 if progress is not None or tt is not None else max_bound + 1, ffns, cfns, tt,
+                skip,
             ))
         entries, nbytes = _tt_size(tt)
         held, tt_bytes = max(held, entries), max(tt_bytes, nbytes)
@@ -727,7 +770,7 @@ HANDED_OVER = -2
 
 @kernel(parallel=True)
 def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, expanded, paths,
-                  hand_over, bounds, lasts, cfns=None):
+                  hand_over, bounds, lasts, cfns=None, skip=None):
     """Iterative deepening on many starts at once, each thread taking the next start as it
     comes free: for many small searches (Korf's 100 with a pattern database: some thousands of
     nodes each), where sharing one search's subtrees would cost more in parallel regions than
@@ -750,18 +793,18 @@ def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, expanded, 
             if i >= n:
                 break
             _deepen_one(starts[i].copy(), bound0s[i], fns, p, max_bound, lengths, nodes,
-                        expanded, paths, hand_over, bounds, lasts, i, step, cfns)
+                        expanded, paths, hand_over, bounds, lasts, i, step, cfns, skip)
 
 
 @kernel
 def _deepen_one(state, bound0, fns, p, max_bound, lengths, nodes, expanded, paths, hand_over,
-                bounds, lasts, i, step, cfns):
+                bounds, lasts, i, step, cfns, skip):
     """Start ``i`` of :func:`_deepen_batch`."""
     h0 = fns.heuristic(state, p)
     bound = first_bound(bound0, h0, step)
     status, _, total, length, _, bound, last, _, e, _ = _deepen_passes(
         state, h0, bound, max_bound, fns, p, False, paths[i], 0, 0, 0,
-        hand_over if hand_over > 0 else -1, 0, max_bound + 1, None, cfns,
+        hand_over if hand_over > 0 else -1, 0, max_bound + 1, None, cfns, None, skip,
     )
     lengths[i] = length if status == FOUND else (HANDED_OVER if status == MORE else -1)
     bounds[i] = bound
@@ -782,13 +825,15 @@ class BatchResult:
                                                                    paths)
 
 
-def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_over=None):
+def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_over=None,
+                skip=None):
     """Solve many starts on ``threads`` threads: :func:`_deepen_batch`, each thread taking the
     next start as it comes free; then, when there are several threads, every search it handed
     over (a pass of ``hand_over`` nodes or more; ``None``: :data:`HAND_OVER_NODES`, ``0``:
     never) finished one at a time by :func:`iterative_deepening` with each pass's subtrees
     shared among the threads. Returns a :class:`BatchResult`, as one search per start would
-    find it, node counts included, whatever the threads."""
+    find it, node counts included, whatever the threads. ``skip``: see
+    :func:`iterative_deepening`."""
     n = len(starts)
     starts = np.ascontiguousarray(starts)
     lengths = np.full(n, -1, dtype=np.int64)
@@ -804,11 +849,11 @@ def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_ove
     try:
         _deepen_batch(starts, np.asarray(bound0s, dtype=np.int64), fns, p, max_bound, lengths,
                       nodes, expanded, paths, hand_over if threads > 1 else 0, bounds, lasts,
-                      cfns)
+                      cfns, skip)
         for i in np.flatnonzero(lengths == HANDED_OVER):
             res = iterative_deepening(
                 starts[i], fns, p, int(bounds[i]), False, max_bound, parallel=True, cfns=cfns,
-                resume=(nodes[i], lasts[i], expanded[i]),
+                resume=(nodes[i], lasts[i], expanded[i]), skip=skip,
             )
             lengths[i] = res.length if res.status == FOUND else -1
             nodes[i] = res.generated
