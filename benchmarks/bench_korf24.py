@@ -85,15 +85,17 @@ def side_by_side(ids, before, rounds, threads, csv_path, prune=None):
 
 
 def _solve_limited(job):
-    """One instance on one thread in a worker process: (row, length or None, nodes, seconds)."""
+    """One instance on one thread in a worker process: (row, length or None, nodes, seconds,
+    the bound of the last whole pass and the nodes up to it)."""
     r, limit, prune = job
     t0 = time.perf_counter()
+    passes = [(None, 0)]
     try:
         sol = solve(PUZ, r["start"], method="idastar", heuristic="pdb6666", threads=1,
-                    node_limit=limit, progress=False, prune=prune)
+                    node_limit=limit, progress=lambda b, n: passes.append((b, n)), prune=prune)
     except SearchLimitError:
-        return r, None, None, time.perf_counter() - t0
-    return r, sol.length, sol.stats.generated, sol.stats.seconds
+        return r, None, None, time.perf_counter() - t0, passes[-1]
+    return r, sol.length, sol.stats.generated, sol.stats.seconds, passes[-1]
 
 
 def main(argv=None):
@@ -158,17 +160,18 @@ def main(argv=None):
     solved = []
     if args.processes > 1:
         with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
-            for r, length, nodes, secs in pool.imap_unordered(
+            for r, length, nodes, secs, (bound, so_far) in pool.imap_unordered(
                     _solve_limited, [(r, args.node_limit, args.prune) for r in chosen]):
                 if length is not None and length != int(r["optimal_length"]):
                     raise AssertionError(f"instance {r['id']}: {length} moves, published "
                                          f"{r['optimal_length']}")
+                stopped = (f"stopped at {args.node_limit} nodes, the passes to bound {bound} "
+                           f"having made {so_far}")
                 print(f"instance {r['id']:>2}: " + (f"{length} moves, {nodes:,} nodes, "
-                      if length is not None else "stopped at the node limit, ") +
+                      if length is not None else stopped + ", ") +
                       f"{secs:.1f} s on one thread", flush=True)
                 out.append(["idastar", r["id"], None, int(r["optimal_length"]), r["h0"], length,
-                            nodes, round(secs, 3), 1,
-                            None if length is not None else f"stopped at {args.node_limit} nodes"])
+                            nodes, round(secs, 3), 1, None if length is not None else stopped])
                 if length is not None:
                     solved.append((nodes, r["id"], secs))
                     total_s, total_nodes = total_s + secs, total_nodes + nodes
