@@ -223,3 +223,11 @@ def test_cli_prune(capsys):
     assert main(["solve", "--start", "8 6 7 2 5 4 3 0 1", "--all", "--prune", "cycles"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "counting all optimal solutions needs every path" in err[0]
+
+
+def test_an_unwritable_cache_folder_only_costs_the_making(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("PUZZLELIB_CACHE", str(blocked))
+    monkeypatch.setattr(cycles, "_MADE", {})
+    assert np.array_equal(cycles.cached_automaton(8), cycles.move_automaton(8))

@@ -299,7 +299,10 @@ def cached_automaton(max_len=DEFAULT_MAX_LEN):
     got = store.read(path, expect, "move automaton")
     if got is None:
         table = move_automaton(max_len)
-        store.write(path, expect, [table], sync=False)
+        try:
+            store.write(path, expect, [table], sync=False)
+        except OSError:
+            pass  # a cache folder that cannot be written: made again by the next process
     else:
         table = got[1][0]
     _MADE[max_len] = table
