@@ -4,6 +4,7 @@ instances of ``data/korf24.csv``, every length checked against the published one
     python -m benchmarks korf24 [--instances 10] [--ids 25,40] [--threads 2] [--rebuild]
                                 [--node-limit N] [--processes P] [--prune P] [--csv FILE]
     python -m benchmarks korf24 --ids 40,44 --before TREE [--rounds 2] [--threads 2]
+    python -m benchmarks korf24 --fewest 10 [--ids ORDER] [--processes 2] [--node-limit N]
 
 With ``--processes P`` the instances are solved P at a time, each in a process of its own on
 one thread (a many-core machine's way through all 50 with a node limit). With ``--before`` the
@@ -11,6 +12,11 @@ instances of ``--ids`` are solved in fresh processes by this checkout and by ano
 worktree of an older commit, its own numba cache), the trees taking turns, every node count
 required equal (with ``--prune parent``: an older tree prunes so; with the default pruning
 this tree generates fewer nodes, and each tree's counts are only required equal across rounds).
+
+With ``--fewest K`` the K instances with the fewest nodes are found and the choice proved: once
+K are solved, every other instance runs with the K-th count so far as its node limit, so each
+one left out stopped past it (:func:`fewest`). Listing the likely ones first in ``--ids`` makes
+the limit fall early.
 
 With ``--node-limit`` an instance that reaches it is reported as stopped and the run goes on;
 after ten or more solved, the ten with the fewest nodes are summed. Without ``--ids`` the
@@ -22,6 +28,8 @@ of one of them) and cached; their build time is printed apart from the search.
 """
 
 import argparse
+import concurrent.futures
+import functools
 import json
 import multiprocessing
 import os
@@ -98,6 +106,66 @@ def _solve_limited(job):
     return r, sol.length, sol.stats.generated, sol.stats.seconds, passes[-1]
 
 
+def fewest(items, k, run, executor, slots, first_limit=0, report=print):
+    """The ``k`` items of ``items`` whose searches generate the fewest nodes, and the proof.
+
+    ``run(item, limit)`` (submitted to ``executor``, ``slots`` at a time) returns a tuple: the
+    item's node count, or None when it stopped at ``limit`` (0: none) without an answer, which
+    means more than ``limit`` nodes; then anything for ``report(item, result, limit, the k-th
+    count so far or None, items done, items)``. Once ``k`` are solved, each search starts with
+    the ``k``-th smallest count so far as its limit; before that with ``first_limit``, doubled
+    for another round while fewer than ``k`` are solved. Every count solved is at most the
+    limit it ran with, and every limit is at least the ``k``-th count when the scan ends, so a
+    stopped item never needs a second run once ``k`` are solved. Returns (the ``k`` as (nodes,
+    item), fewest first; every other item with the limit it passed or its count), each of those
+    at least the largest of the ``k`` counts."""
+    if k < 1 or k > len(items):
+        raise ValueError(f"fewest: k must be 1 to {len(items)}, not {k}")
+    solved, passed = {}, {}
+    queue, limit0 = list(items), first_limit
+
+    def kth():
+        counts = sorted(solved.values())
+        return counts[k - 1] if len(counts) >= k else limit0
+
+    while queue:
+        running = {}
+        while queue or running:
+            while queue and len(running) < slots:
+                item, limit = queue.pop(0), kth()
+                running[executor.submit(run, item, limit)] = (item, limit)
+            done, _ = concurrent.futures.wait(running,
+                                              return_when=concurrent.futures.FIRST_COMPLETED)
+            for fut in done:
+                item, limit = running.pop(fut)
+                result = fut.result()
+                if result[0] is None:
+                    passed[item] = limit
+                else:
+                    solved[item] = result[0]
+                report(item, result, limit, kth() if len(solved) >= k else None,
+                       len(solved) + len(passed), len(items))
+        if len(solved) < k:
+            limit0 *= 2
+            queue = list(passed)
+            passed.clear()
+    ranked = sorted((n, i) for i, n in solved.items())
+    out = dict(passed)
+    out.update((i, n) for n, i in ranked[k:])
+    return ranked[:k], out
+
+
+def _count_limited(i, limit, prune):
+    """Instance ``i`` on one thread: (its node count or None when stopped at ``limit``, seconds,
+    the bound of the last whole pass, the nodes up to it)."""
+    r = next(r for r in data_rows("korf24.csv") if r["id"] == i)
+    r, length, nodes, secs, (bound, so_far) = _solve_limited((r, limit, prune))
+    if length is not None and length != int(r["optimal_length"]):
+        raise AssertionError(f"instance {r['id']}: {length} moves, published "
+                             f"{r['optimal_length']}")
+    return nodes, secs, bound, so_far
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m benchmarks korf24",
                                  description=__doc__.splitlines()[0])
@@ -110,11 +178,17 @@ def main(argv=None):
                     help="instances at a time, each on one thread in its own process")
     ap.add_argument("--prune", choices=("cycles", "parent"), default=None,
                     help="IDA*'s pruning (default: solve's, cycles)")
+    ap.add_argument("--fewest", type=int, default=None, metavar="K",
+                    help="find the K instances (of --ids, in that order, else all 50) with the "
+                         "fewest nodes, and prove it: the others stopped past the K-th count")
     ap.add_argument("--before", help="another tree to solve --ids beside this one")
     ap.add_argument("--rounds", type=int, default=2, help="with --before")
     ap.add_argument("--csv")
     args = ap.parse_args(argv)
     known = {r["id"] for r in data_rows("korf24.csv")}
+    n_ids = len(set(args.ids.split(","))) if args.ids else len(known)
+    if args.fewest is not None and not 1 <= args.fewest <= n_ids:
+        ap.error(f"--fewest: K must be 1 to {n_ids}, the instances taken, not {args.fewest}")
     if args.ids and not set(args.ids.split(",")) <= known:
         ap.error(f"--ids: instances are numbered 1 to {len(known)}, not {args.ids}")
     if args.before:
@@ -146,14 +220,23 @@ def main(argv=None):
     space, _ = pdb_package.guide(PUZ, "pdb6666", progress=False)
     for r in rows:
         r["h0"] = int(space.heuristic_value(space.encode(r["start"])))
-    if args.ids:
+    if args.ids and args.fewest is not None:
+        by_id = {r["id"]: r for r in rows}
+        chosen = [by_id[i] for i in dict.fromkeys(args.ids.split(","))]
+    elif args.ids:
         wanted = [int(x) for x in args.ids.split(",")]
         chosen = [r for r in rows if int(r["id"]) in wanted]
+    elif args.fewest is not None:
+        chosen = sorted(rows, key=lambda r: (int(r["optimal_length"]) - r["h0"],
+                                             int(r["optimal_length"])))
     else:
         chosen = sorted(rows, key=lambda r: (int(r["optimal_length"]) - r["h0"],
                                              int(r["optimal_length"])))[: args.instances]
     print("instances: " + ", ".join(f"{r['id']} ({r['optimal_length']} moves, h {r['h0']})"
                                     for r in chosen), flush=True)
+
+    if args.fewest is not None:
+        return _fewest_main(args, chosen, out)
 
     # -- IDA* -----------------------------------------------------------------------------------
     total_s, total_nodes = 0.0, 0
@@ -208,6 +291,43 @@ def main(argv=None):
         ten = sorted(solved)[:10]
         print(f"the ten solved with the fewest nodes ({', '.join(str(i) for _, i, _ in ten)}): "
               f"{sum(n for n, _, _ in ten):,} nodes, {sum(t for _, _, t in ten):.1f} s of search")
+    if args.csv:
+        write_csv(args.csv, ["what", "id", "source", "optimal_length", "initial_h", "length",
+                             "generated", "seconds", "threads", "note"], out)
+    return 0
+
+
+def _fewest_main(args, chosen, out):
+    """``--fewest K``: the scan of :func:`fewest` over ``chosen``, each on one thread,
+    ``--processes`` at a time; prints each instance as it ends and the proof."""
+    rows = {r["id"]: r for r in chosen}
+    t0 = time.perf_counter()
+
+    def report(i, result, limit, kth, done, n):
+        nodes, secs, bound, so_far = result
+        r = rows[i]
+        what = (f"{nodes:,} nodes" if nodes is not None else
+                f"stopped past {limit:,} nodes (passes to bound {bound}: {so_far:,})")
+        bar = (f"the largest of the {args.fewest} fewest so far: {kth:,}" if kth is not None
+               else f"fewer than {args.fewest} solved yet")
+        print(f"[{done}/{n}, {time.perf_counter() - t0:.0f} s] instance {i:>2} "
+              f"({r['optimal_length']} moves): {what}, {secs:.1f} s; {bar}", flush=True)
+        out.append(["idastar", i, None, int(r["optimal_length"]), r["h0"],
+                    int(r["optimal_length"]) if nodes is not None else None, nodes,
+                    round(secs, 3), 1, None if nodes is not None else
+                    f"stopped past {limit} nodes, the passes to bound {bound} having made "
+                    f"{so_far}"])
+
+    run = functools.partial(_count_limited, prune=args.prune)
+    with concurrent.futures.ProcessPoolExecutor(
+            args.processes, mp_context=multiprocessing.get_context("spawn")) as ex:
+        best, others = fewest(list(rows), args.fewest, run, ex, args.processes,
+                              args.node_limit, report)
+    kth = best[-1][0]
+    print(f"the {args.fewest} with the fewest nodes ({', '.join(i for _, i in best)}): "
+          f"{sum(n for n, _ in best):,} nodes; every other instance of the {len(rows)} needs "
+          f"at least {min(others.values(), default=kth):,}, the largest of these {kth:,}; "
+          f"{time.perf_counter() - t0:.0f} s in all", flush=True)
     if args.csv:
         write_csv(args.csv, ["what", "id", "source", "optimal_length", "initial_h", "length",
                              "generated", "seconds", "threads", "note"], out)
