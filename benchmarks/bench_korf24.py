@@ -172,7 +172,8 @@ def main(argv=None):
     ap.add_argument("--instances", type=int, default=10)
     ap.add_argument("--ids", default=None, help="comma-separated instance numbers (1-50)")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--node-limit", type=int, default=0, help="per instance (0: none)")
+    ap.add_argument("--node-limit", type=int, default=0, help="per instance (0: none); with --fewest, the limit until K "
+                         "are solved, doubled for another round while fewer are")
     ap.add_argument("--rebuild", action="store_true", help="build the databases again")
     ap.add_argument("--processes", type=int, default=1,
                     help="instances at a time, each on one thread in its own process")
@@ -192,6 +193,9 @@ def main(argv=None):
     if args.ids and not set(args.ids.split(",")) <= known:
         ap.error(f"--ids: instances are numbered 1 to {len(known)}, not {args.ids}")
     if args.before:
+        if args.fewest is not None:
+            ap.error("--fewest and --before do not go together: --before compares two trees on "
+                     "--ids")
         if not args.ids:
             ap.error("--before needs --ids")
         if not os.path.isdir(os.path.join(args.before, "puzzlelib")):
