@@ -5,6 +5,7 @@ instances of ``data/korf24.csv``, every length checked against the published one
                                 [--node-limit N] [--processes P] [--prune P] [--csv FILE]
     python -m benchmarks korf24 --ids 40,44 --before TREE [--rounds 2] [--threads 2]
     python -m benchmarks korf24 --fewest 10 [--ids ORDER] [--processes 2] [--node-limit N]
+                                [--csv FILE] [--resume FILE]
 
 With ``--processes P`` the instances are solved P at a time, each in a process of its own on
 one thread (a many-core machine's way through all 50 with a node limit). With ``--before`` the
@@ -16,7 +17,9 @@ this tree generates fewer nodes, and each tree's counts are only required equal 
 With ``--fewest K`` the K instances with the fewest nodes are found and the choice proved: once
 K are solved, every other instance runs with the K-th count so far as its node limit, so each
 one left out stopped past it (:func:`fewest`). Listing the likely ones first in ``--ids`` makes
-the limit fall early.
+the limit fall early. Its ``--csv`` is written as it goes; ``--resume`` that file goes on from
+it (an instance stopped there below the K-th count runs again and gets a second row: the last
+row of an instance is its result).
 
 With ``--node-limit`` an instance that reaches it is reported as stopped and the run goes on;
 after ten or more solved, the ten with the fewest nodes are summed. Without ``--ids`` the
@@ -29,6 +32,7 @@ of one of them) and cached; their build time is printed apart from the search.
 
 import argparse
 import concurrent.futures
+import csv
 import functools
 import json
 import multiprocessing
@@ -106,7 +110,7 @@ def _solve_limited(job):
     return r, sol.length, sol.stats.generated, sol.stats.seconds, passes[-1]
 
 
-def fewest(items, k, run, executor, slots, first_limit=0, report=print):
+def fewest(items, k, run, executor, slots, first_limit=0, report=print, known=None):
     """The ``k`` items of ``items`` whose searches generate the fewest nodes, and the proof.
 
     ``run(item, limit)`` (submitted to ``executor``, ``slots`` at a time) returns a tuple: the
@@ -116,23 +120,31 @@ def fewest(items, k, run, executor, slots, first_limit=0, report=print):
     the ``k``-th smallest count so far as its limit; before that with ``first_limit``, doubled
     for another round while fewer than ``k`` are solved. Every count solved is at most the
     limit it ran with, and every limit is at least the ``k``-th count when the scan ends, so a
-    stopped item never needs a second run once ``k`` are solved. Returns (the ``k`` as (nodes,
-    item), fewest first; every other item with the limit it passed or its count), each of those
-    at least the largest of the ``k`` counts."""
+    stopped item never needs a second run once ``k`` are solved. ``known`` (a scan resumed) maps
+    items searched before to their count, or to ``-limit`` for one stopped at ``limit``; those
+    run again only if stopped below the ``k``-th count. Returns (the ``k`` as (nodes, item),
+    fewest first; every other item with the limit it passed or its count), each of those at
+    least the largest of the ``k`` counts."""
     if k < 1 or k > len(items):
         raise ValueError(f"fewest: k must be 1 to {len(items)}, not {k}")
-    solved, passed = {}, {}
-    queue, limit0 = list(items), first_limit
+    known = {i: v for i, v in (known or {}).items() if i in items}
+    solved = {i: v for i, v in known.items() if v >= 0}
+    passed = {i: -v for i, v in known.items() if v < 0}
+    queue, limit0 = [i for i in items if i not in known], first_limit
+    floor = {}  # the limit a stopped item passed, while it waits to run again
 
     def kth():
         counts = sorted(solved.values())
         return counts[k - 1] if len(counts) >= k else limit0
 
-    while queue:
+    while True:
         running = {}
         while queue or running:
             while queue and len(running) < slots:
                 item, limit = queue.pop(0), kth()
+                if len(solved) >= k and floor.get(item, -1) >= limit:
+                    passed[item] = floor[item]  # its earlier stop proves it now
+                    continue
                 running[executor.submit(run, item, limit)] = (item, limit)
             done, _ = concurrent.futures.wait(running,
                                               return_when=concurrent.futures.FIRST_COMPLETED)
@@ -146,9 +158,15 @@ def fewest(items, k, run, executor, slots, first_limit=0, report=print):
                 report(item, result, limit, kth() if len(solved) >= k else None,
                        len(solved) + len(passed), len(items))
         if len(solved) < k:
-            limit0 *= 2
+            if limit0:
+                limit0 = 2 * max([limit0, *passed.values()])
             queue = list(passed)
-            passed.clear()
+        else:
+            queue = sorted((i for i, lim in passed.items() if lim < kth()), key=passed.get)
+        if not queue:
+            break
+        for i in queue:
+            floor[i] = passed.pop(i)
     ranked = sorted((n, i) for i, n in solved.items())
     out = dict(passed)
     out.update((i, n) for n, i in ranked[k:])
@@ -168,12 +186,13 @@ def _count_limited(i, limit, prune):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m benchmarks korf24",
-                                 description=__doc__.splitlines()[0])
+                                 description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--instances", type=int, default=10)
     ap.add_argument("--ids", default=None, help="comma-separated instance numbers (1-50)")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--node-limit", type=int, default=0, help="per instance (0: none); with --fewest, the limit until K "
-                         "are solved, doubled for another round while fewer are")
+    ap.add_argument("--node-limit", type=int, default=0,
+                    help="per instance (0: none); with --fewest, the limit until K are solved, "
+                         "doubled for another round while fewer are")
     ap.add_argument("--rebuild", action="store_true", help="build the databases again")
     ap.add_argument("--processes", type=int, default=1,
                     help="instances at a time, each on one thread in its own process")
@@ -182,6 +201,10 @@ def main(argv=None):
     ap.add_argument("--fewest", type=int, default=None, metavar="K",
                     help="find the K instances (of --ids, in that order, else all 50) with the "
                          "fewest nodes, and prove it: the others stopped past the K-th count")
+    ap.add_argument("--resume", metavar="CSV",
+                    help="with --fewest: the --csv of an earlier scan (same code and pruning) to "
+                         "go on from; its solved instances are not searched again, its stopped "
+                         "ones only if stopped below the K-th count")
     ap.add_argument("--before", help="another tree to solve --ids beside this one")
     ap.add_argument("--rounds", type=int, default=2, help="with --before")
     ap.add_argument("--csv")
@@ -192,6 +215,19 @@ def main(argv=None):
         ap.error(f"--fewest: K must be 1 to {n_ids}, the instances taken, not {args.fewest}")
     if args.ids and not set(args.ids.split(",")) <= known:
         ap.error(f"--ids: instances are numbered 1 to {len(known)}, not {args.ids}")
+    if args.resume and args.fewest is None:
+        ap.error("--resume goes with --fewest")
+    if args.resume:
+        try:
+            with open(args.resume, newline="") as f:
+                resumed = [r for r in csv.DictReader(f) if r["what"] == "idastar"]
+            known_rows = {r["id"]: (int(r["generated"]) if r["generated"] else
+                                    -int(r["note"].split("stopped past ")[1].split()[0]))
+                          for r in resumed}
+        except (OSError, KeyError, IndexError, ValueError) as e:
+            ap.error(f"--resume: {args.resume} is not the CSV of a korf24 --fewest scan "
+                     f"({type(e).__name__}: {e})")
+        args.resume = (resumed, known_rows)
     if args.before:
         if args.fewest is not None:
             ap.error("--fewest and --before do not go together: --before compares two trees on "
@@ -305,6 +341,17 @@ def _fewest_main(args, chosen, out):
     """``--fewest K``: the scan of :func:`fewest` over ``chosen``, each on one thread,
     ``--processes`` at a time; prints each instance as it ends and the proof."""
     rows = {r["id"]: r for r in chosen}
+    header = ["what", "id", "source", "optimal_length", "initial_h", "length", "generated",
+              "seconds", "threads", "note"]
+    resumed, known = args.resume or ([], {})
+    if resumed:
+        out.extend([r[h] or None for h in header] for r in resumed if r["id"] in rows)
+        mine = [v for i, v in known.items() if i in rows]
+        print(f"resumed from {len(mine)} instances of the earlier scan: "
+              f"{sum(v >= 0 for v in mine)} solved, {sum(v < 0 for v in mine)} stopped",
+              flush=True)
+    if args.csv:  # written as the scan goes, so that a stopped scan can be resumed
+        write_csv(args.csv, header, out)
     t0 = time.perf_counter()
 
     def report(i, result, limit, kth, done, n):
@@ -316,23 +363,23 @@ def _fewest_main(args, chosen, out):
                else f"fewer than {args.fewest} solved yet")
         print(f"[{done}/{n}, {time.perf_counter() - t0:.0f} s] instance {i:>2} "
               f"({r['optimal_length']} moves): {what}, {secs:.1f} s; {bar}", flush=True)
-        out.append(["idastar", i, None, int(r["optimal_length"]), r["h0"],
-                    int(r["optimal_length"]) if nodes is not None else None, nodes,
-                    round(secs, 3), 1, None if nodes is not None else
-                    f"stopped past {limit} nodes, the passes to bound {bound} having made "
-                    f"{so_far}"])
+        row = ["idastar", i, None, int(r["optimal_length"]), r["h0"],
+               int(r["optimal_length"]) if nodes is not None else None, nodes,
+               round(secs, 3), 1, None if nodes is not None else
+               f"stopped past {limit} nodes, the passes to bound {bound} having made {so_far}"]
+        out.append(row)
+        if args.csv:
+            with open(args.csv, "a", newline="") as f:
+                csv.writer(f).writerow(["" if x is None else x for x in row])
 
     run = functools.partial(_count_limited, prune=args.prune)
     with concurrent.futures.ProcessPoolExecutor(
             args.processes, mp_context=multiprocessing.get_context("spawn")) as ex:
         best, others = fewest(list(rows), args.fewest, run, ex, args.processes,
-                              args.node_limit, report)
+                              args.node_limit, report, known)
     kth = best[-1][0]
     print(f"the {args.fewest} with the fewest nodes ({', '.join(i for _, i in best)}): "
           f"{sum(n for n, _ in best):,} nodes; every other instance of the {len(rows)} needs "
           f"at least {min(others.values(), default=kth):,}, the largest of these {kth:,}; "
           f"{time.perf_counter() - t0:.0f} s in all", flush=True)
-    if args.csv:
-        write_csv(args.csv, ["what", "id", "source", "optimal_length", "initial_h", "length",
-                             "generated", "seconds", "threads", "note"], out)
     return 0

@@ -66,6 +66,39 @@ def test_known_counts(slots):
             assert sorted(i for i, _ in seen) == sorted(counts)
 
 
+def test_a_resumed_scan():
+    """An earlier scan's counts and stops are taken as they are: counted items never run again,
+    a stopped one only when its limit is below the k-th count."""
+    rng = random.Random(11)
+    for trial in range(80):
+        n = rng.randint(2, 9)
+        counts = {f"i{j}": rng.randint(1, 60) for j in range(n)}
+        k = rng.randint(1, n)
+        known = {}
+        for i in rng.sample(sorted(counts), rng.randint(0, n)):
+            c = counts[i]
+            known[i] = c if c == 1 or rng.random() < 0.5 else -rng.randint(1, c - 1)
+        seen, stopped_at = [], {i: -v for i, v in known.items() if v < 0}
+
+        def run(item, limit):
+            seen.append((item, limit))
+            c = counts[item]
+            return (c if limit == 0 or c <= limit else None,)
+
+        def report(item, result, limit, kth, done, total):
+            if result[0] is None:
+                stopped_at[item] = limit
+            else:
+                stopped_at.pop(item, None)
+
+        with concurrent.futures.ThreadPoolExecutor(2) as ex:
+            best, others = fewest(list(counts), k, run, ex, 2, rng.choice([0, 5]), report, known)
+        _check(counts, k, best, others, stopped_at)
+        assert not {i for i, _ in seen} & {i for i, v in known.items() if v >= 0}
+        for i, limit in seen:  # a stopped item runs again only with a higher limit
+            assert known.get(i, 0) >= 0 or limit == 0 or limit > -known[i]
+
+
 def test_every_order_of_a_small_set():
     counts = {"a": 30, "b": 5, "c": 30, "d": 12, "e": 7}
     for order in itertools.permutations(counts):
@@ -122,6 +155,9 @@ def test_bad_k():
     (["--fewest", "0"], "--fewest: K must be 1 to 50, the instances taken, not 0"),
     (["--fewest", "3", "--ids", "40,25"], "--fewest: K must be 1 to 2"),
     (["--fewest", "1", "--ids", "40", "--before", "."], "--fewest and --before do not go together"),
+    (["--resume", "x.csv"], "--resume goes with --fewest"),
+    (["--fewest", "1", "--resume", "no/such.csv"], "--resume: no/such.csv is not the CSV of a"),
+    (["--fewest", "1", "--resume", "data/korf24.csv"], "--resume: data/korf24.csv is not the CSV"),
 ])
 def test_cli_errors(argv, msg):
     p = subprocess.run([sys.executable, "-m", "benchmarks", "korf24", *argv], cwd=ROOT,
