@@ -50,6 +50,9 @@ from ._common import data_rows, run_in_tree, spread, trees_compared, write_csv
 
 GOAL = " ".join(map(str, range(25)))
 PUZ = SlidingPuzzle("5x5", goal=GOAL)
+#: The columns of ``--csv`` (builds and searches alike).
+COLUMNS = ["what", "id", "source", "optimal_length", "initial_h", "length", "generated", "seconds",
+           "threads", "note"]
 
 
 # Solves the instances named in argv[1] on argv[2] threads (pruning argv[3] if given); prints
@@ -85,7 +88,7 @@ def side_by_side(ids, before, rounds, threads, csv_path, prune=None):
                       f"{secs:.2f} s", flush=True)
                 key = i if prune == "parent" else (i, name)
                 if got.setdefault(key, nodes) != nodes:
-                    raise AssertionError(f"instance {i}: {nodes:,} nodes, {got[i]:,} before")
+                    raise AssertionError(f"instance {i}: {nodes:,} nodes, {got[key]:,} before")
                 out.append([k + 1, name, i, length, nodes, round(secs, 3), threads])
     for i in ids.split(","):
         med = {n: spread([r[5] for r in out if r[1] == n and r[2] == i]) for n in trees}
@@ -260,18 +263,16 @@ def main(argv=None):
     space, _ = pdb_package.guide(PUZ, "pdb6666", progress=False)
     for r in rows:
         r["h0"] = int(space.heuristic_value(space.encode(r["start"])))
+    by_gap = sorted(rows, key=lambda r: (int(r["optimal_length"]) - r["h0"],
+                                         int(r["optimal_length"])))
     if args.ids and args.fewest is not None:
         by_id = {r["id"]: r for r in rows}
         chosen = [by_id[i] for i in dict.fromkeys(args.ids.split(","))]
     elif args.ids:
         wanted = [int(x) for x in args.ids.split(",")]
         chosen = [r for r in rows if int(r["id"]) in wanted]
-    elif args.fewest is not None:
-        chosen = sorted(rows, key=lambda r: (int(r["optimal_length"]) - r["h0"],
-                                             int(r["optimal_length"])))
     else:
-        chosen = sorted(rows, key=lambda r: (int(r["optimal_length"]) - r["h0"],
-                                             int(r["optimal_length"])))[: args.instances]
+        chosen = by_gap if args.fewest is not None else by_gap[: args.instances]
     print("instances: " + ", ".join(f"{r['id']} ({r['optimal_length']} moves, h {r['h0']})"
                                     for r in chosen), flush=True)
 
@@ -332,8 +333,7 @@ def main(argv=None):
         print(f"the ten solved with the fewest nodes ({', '.join(str(i) for _, i, _ in ten)}): "
               f"{sum(n for n, _, _ in ten):,} nodes, {sum(t for _, _, t in ten):.1f} s of search")
     if args.csv:
-        write_csv(args.csv, ["what", "id", "source", "optimal_length", "initial_h", "length",
-                             "generated", "seconds", "threads", "note"], out)
+        write_csv(args.csv, COLUMNS, out)
     return 0
 
 
@@ -341,17 +341,15 @@ def _fewest_main(args, chosen, out):
     """``--fewest K``: the scan of :func:`fewest` over ``chosen``, each on one thread,
     ``--processes`` at a time; prints each instance as it ends and the proof."""
     rows = {r["id"]: r for r in chosen}
-    header = ["what", "id", "source", "optimal_length", "initial_h", "length", "generated",
-              "seconds", "threads", "note"]
     resumed, known = args.resume or ([], {})
     if resumed:
-        out.extend([r[h] or None for h in header] for r in resumed if r["id"] in rows)
+        out.extend([r[h] or None for h in COLUMNS] for r in resumed if r["id"] in rows)
         mine = [v for i, v in known.items() if i in rows]
         print(f"resumed from {len(mine)} instances of the earlier scan: "
               f"{sum(v >= 0 for v in mine)} solved, {sum(v < 0 for v in mine)} stopped",
               flush=True)
     if args.csv:  # written as the scan goes, so that a stopped scan can be resumed
-        write_csv(args.csv, header, out)
+        write_csv(args.csv, COLUMNS, out)
     t0 = time.perf_counter()
 
     def report(i, result, limit, kth, done, n):
