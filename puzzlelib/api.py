@@ -58,9 +58,11 @@ COUNTING_METHODS = ("iddfs", "idastar")
 #: How ``iddfs`` and ``idastar`` prune paths that repeat a position (``prune=``): ``"cycles"``
 #: skips every string of moves that a smaller string replaces (the puzzle's
 #: :meth:`~puzzlelib.domains.base.Puzzle.move_automaton`; sliding tiles: strings of up to 14
-#: moves), ``"parent"`` only never undoes the last move (the classic search, whose node counts
-#: the published ones are). Both find optimal solutions; ``None`` is ``"cycles"`` where the
-#: puzzle has an automaton and one solution is sought, else ``"parent"``.
+#: moves), ``"parent"`` only never undoes the last move (the classic search of the published
+#: tables; a count there also depends on the order the moves are tried in, which decides how
+#: much of the last pass comes before the first solution). Both find optimal solutions;
+#: ``None`` is ``"cycles"`` where the puzzle has an automaton and one solution is sought, else
+#: ``"parent"``.
 PRUNING = ("cycles", "parent")
 #: Methods guided by a heuristic.
 INFORMED_METHODS = ("idastar", "astar", "greedy")

@@ -76,7 +76,8 @@ def _parser():
     s.add_argument("--prune", default=None, choices=("cycles", "parent"),
                    help="iddfs/idastar: skip every string of moves a smaller one replaces "
                         "(cycles: sliding tiles' default, far fewer nodes) or only the move "
-                        "back (parent: the classic search, as published node counts)")
+                        "back (parent: the classic search of published tables, whose counts "
+                        "also depend on the order moves are tried in)")
     s.add_argument("--no-reflect", action="store_true",
                    help="pattern databases: skip the lookup mirrored in the main diagonal")
     s.add_argument("--max-states", type=int, default=None,
