@@ -190,7 +190,8 @@ def _count_limited(i, limit, prune):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m benchmarks korf24",
                                  description=" ".join(__doc__.split("\n\n")[0].split()))
-    ap.add_argument("--instances", type=int, default=10)
+    ap.add_argument("--instances", type=int, default=10,
+                    help="without --ids: how many, those with the fewest published nodes")
     ap.add_argument("--ids", default=None, help="comma-separated instance numbers (1-50)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--node-limit", type=int, default=0,
@@ -216,6 +217,8 @@ def main(argv=None):
     n_ids = len(set(args.ids.split(","))) if args.ids else len(known)
     if args.fewest is not None and not 1 <= args.fewest <= n_ids:
         ap.error(f"--fewest: K must be 1 to {n_ids}, the instances taken, not {args.fewest}")
+    if not 1 <= args.instances <= len(known):
+        ap.error(f"--instances: 1 to {len(known)}, not {args.instances}")
     if args.ids and not set(args.ids.split(",")) <= known:
         ap.error(f"--ids: instances are numbered 1 to {len(known)}, not {args.ids}")
     if args.resume and args.fewest is None:

@@ -153,6 +153,7 @@ def test_bad_k():
 
 @pytest.mark.parametrize("argv,msg", [
     (["--fewest", "0"], "--fewest: K must be 1 to 50, the instances taken, not 0"),
+    (["--instances", "0"], "--instances: 1 to 50, not 0"),
     (["--fewest", "3", "--ids", "40,25"], "--fewest: K must be 1 to 2"),
     (["--fewest", "1", "--ids", "40", "--before", "."], "--fewest and --before do not go together"),
     (["--resume", "x.csv"], "--resume goes with --fewest"),
