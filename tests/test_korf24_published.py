@@ -160,10 +160,10 @@ def test_paper_order_search_generates_the_published_count(instance):
 
 
 @pytest.mark.heavy
-def test_library_counts_every_solution_of_instance_38_as_the_paper_order_search():
-    """Instance 38 with the 6-6-6-6 databases, every optimal solution counted: the library's IDA*
+def test_library_counts_every_solution_of_instance_40_as_the_paper_order_search():
+    """Instance 40 with the 6-6-6-6 databases, every optimal solution counted: the library's IDA*
     (parent pruning, one and two threads) and the paper-order search generate the same nodes."""
-    row = korf24()[38]
+    row = korf24()[40]
     puz = SlidingPuzzle("5x5", goal=GOAL_24)
     space, _ = pdb_package.guide(puz, "pdb6666", progress=False)
     length, nodes, sols = paper_idastar(space, row["start"], count_all=True)
