@@ -23,11 +23,11 @@ row of an instance is its result).
 
 With ``--node-limit`` an instance that reaches it is reported as stopped and the run goes on;
 after ten or more solved, the ten with the fewest nodes are summed. Without ``--ids`` the
-instances taken are those with the fewest nodes in Korf and Felner's table
-(``published_nodes`` of ``data/korf24.csv``), the issue's choice; each count is printed beside
-the published one. The databases are built
-on first use (two breadth-first searches: the other two groups are a quarter and a half turn
-of one of them) and cached; their build time is printed apart from the search.
+instances taken are those with the fewest nodes in Korf and Felner's table (``published_nodes``
+of ``data/korf24.csv``), the issue's choice; each count is printed beside the published one.
+The databases are built on first use (two breadth-first searches: the other two groups are a
+quarter and a half turn of one of them) and cached; their build time is printed apart from the
+search.
 """
 
 import argparse
