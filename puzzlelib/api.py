@@ -60,7 +60,7 @@ COUNTING_METHODS = ("iddfs", "idastar")
 #: :meth:`~puzzlelib.domains.base.Puzzle.move_automaton`; sliding tiles: strings of up to 14
 #: moves), ``"parent"`` only never undoes the last move (the classic search of the published
 #: tables; a count there also depends on the order the moves are tried in, which decides how
-#: much of the last pass comes before the first solution). Both find optimal solutions;
+#: much of the last pass comes before the first solution: ``order=``). Both find optimal solutions;
 #: ``None`` is ``"cycles"`` where the puzzle has an automaton and one solution is sought, else
 #: ``"parent"``.
 PRUNING = ("cycles", "parent")
@@ -192,7 +192,7 @@ def _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer, 
 def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=None,
           all_solutions=False, threads=None, max_depth=None, max_states=None, node_limit=0,
           transpositions=None, progress=None, cache=True, backend="cpu", size=None, goal=None,
-          prune=None):
+          prune=None, order=None):
     """Solve ``start`` on ``puzzle`` (a shortest solution, except with ``greedy``).
 
     ``start``: a position as the puzzle reads it (a block puzzle may leave it out: its own
@@ -203,7 +203,10 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
     labels; block puzzles: names); ``reflect`` (sliding tiles' databases) adds the lookup
     mirrored in the main diagonal. Databases come from the cache, or are built (``cache=False``
     neither reads nor writes it). ``all_solutions`` (``iddfs``, ``idastar``): count every
-    optimal solution. ``prune`` (``iddfs``, ``idastar``): see :data:`PRUNING`.
+    optimal solution. ``prune`` (``iddfs``, ``idastar``): see :data:`PRUNING`. ``order``
+    (sliding tiles' ``iddfs`` and ``idastar``, one thread): the order the blank's moves are tried
+    in, such as ``"ulrd"`` (default ``"udlr"``); with ``prune="parent"`` and ``"ulrd"`` the
+    node counts are those Korf's programs published (the start not counted).
 
     Limits: ``max_depth`` (moves; default the puzzle's own) caps the deepening searches'
     bound and both sides of bidirectional search together; ``max_states`` the states stored
@@ -234,6 +237,16 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
     node_limit = _check_limit(node_limit, "node_limit")
     transpositions = _check_limit(transpositions, "transpositions")
     n_threads = _threads(threads, puzzle)
+    order_moves = None
+    if order is not None:
+        if method not in COUNTING_METHODS:
+            raise PuzzleError(f"order applies to iddfs and idastar, not {method}")
+        order_moves = puzzle.move_order(order)
+        if threads is None:
+            n_threads = 1
+        elif n_threads > 1:
+            raise PuzzleError("order needs one thread (threads=1): passes shared among threads "
+                              "take the moves by number")
     state = puzzle.encode(start)  # the start is checked before any database is built
     skip, pruning = _skip_for(puzzle, method, prune, all_solutions, transpositions)
     with timed() as timer:
@@ -248,6 +261,8 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
             extra["backend"] = backend
         if pruning is not None:
             extra["prune"] = pruning
+        if order is not None:
+            extra["order"] = order
         if max_depth is None:
             max_depth = space.default_max_depth
         run = {"bfs": _solve_bfs, "bidir": _solve_bidir, "iddfs": _solve_deepening,
@@ -255,7 +270,8 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
         out = run(space, state, timer, method=method, all_solutions=all_solutions,
                   threads=n_threads, max_depth=max_depth, node_limit=node_limit,
                   max_states=space.default_max_states if max_states is None else max_states,
-                  transpositions=transpositions, progress=progress, skip=skip)
+                  transpositions=transpositions, progress=progress, skip=skip,
+                  order=order_moves)
         moves = space.moves_out(out.path) if out.path is not None else None
         status = out.status
     stats = Stats(out.generated, out.expanded, out.stored, out.memory_bytes, out.seconds,
@@ -419,7 +435,7 @@ def _solve_bidir(space, state, timer, max_depth, max_states, **_):
 
 
 def _solve_deepening(space, state, timer, method, all_solutions, threads, max_depth, node_limit,
-                     transpositions, progress, skip=None, **_):
+                     transpositions, progress, skip=None, order=None, **_):
     if transpositions is None:
         transpositions = 0 if all_solutions else space.default_transpositions
     if transpositions and (space.ffns is None or all_solutions):
@@ -431,7 +447,7 @@ def _solve_deepening(space, state, timer, method, all_solutions, threads, max_de
         res = _ida.iterative_deepening(
             state, space.dfs_fns, space.params, bound0, all_solutions, max_depth,
             node_limit, parallel=parallel, progress=report, ffns=space.ffns, cfns=space.cfns,
-            transpositions=transpositions, skip=skip)
+            transpositions=transpositions, skip=skip, order=order)
     if res.status == _ida.NODE_LIMIT:
         raise SearchLimitError(f"{method} stopped at its node limit ({node_limit:,} nodes, "
                                f"bound {res.last_bound})")

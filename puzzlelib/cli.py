@@ -78,6 +78,10 @@ def _parser():
                         "(cycles: sliding tiles' default, far fewer nodes) or only the move "
                         "back (parent: the classic search of published tables, whose counts "
                         "also depend on the order moves are tried in)")
+    s.add_argument("--order", default=None,
+                   help="sliding iddfs/idastar, one thread: the order the blank's moves are "
+                        "tried in (default udlr; ulrd with --prune parent gives Korf's "
+                        "published counts)")
     s.add_argument("--no-reflect", action="store_true",
                    help="pattern databases: skip the lookup mirrored in the main diagonal")
     s.add_argument("--max-states", type=int, default=None,
@@ -529,7 +533,8 @@ def _solve(args):
           if v is not None}
     res = solve(puzzle, start, method=args.method, heuristic=heuristic, reflect=reflect,
                 all_solutions=args.all, progress=True if args.progress else None,
-                threads=_threads(args.threads), backend=args.backend, prune=args.prune, **kw)
+                threads=_threads(args.threads), backend=args.backend, prune=args.prune,
+                order=args.order, **kw)
     if args.puzzle == "sliding" and res.length < 0:
         # earlier versions stopped here with status 3: no solution within the bound
         raise SearchLimitError(f"{res.method} found no solution ({res.status})")

@@ -3,19 +3,21 @@
 Korf's IDA* with Manhattan distance tried the blank's moves up, left, right, down, pruned only
 the move straight back, and counted the start as well as every position generated. Written
 plainly here, that search gives each of the ten smallest published counts to the node, which
-checks the table (as transcribed) and the reading of it. The library's IDA* tries the moves in
-another order; counting every optimal solution, which makes the order irrelevant, it must
-generate the same nodes as this search.
+checks the table (as transcribed) and the reading of it; so does the library's IDA* told that
+order (``order="ulrd"``). In its own order, counting every optimal solution, which makes the
+order irrelevant, it must generate the same nodes as this search.
 """
 
 import csv
+import re
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 from numba import njit
 
-from puzzlelib import SlidingPuzzle, solve
+from puzzlelib import PuzzleError, SlidingPuzzle, solve
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 KORF = SlidingPuzzle("4x4", goal=" ".join(map(str, range(16))))
@@ -84,10 +86,15 @@ def korf_idastar(start, count_all=False):
 
 @pytest.mark.parametrize("instance", ten_smallest())
 def test_korf_order_search_gives_the_published_count(instance):
+    """The plain search, and the library's IDA* told Korf's order (``order="ulrd"``, parent
+    pruning, one thread; it does not count the start)."""
     row = korf100()[instance]
     length, nodes, _ = korf_idastar(row["start"])
     assert length == int(row["optimal_length"])
     assert nodes == int(row["korf1985_nodes"])
+    got = solve(KORF, row["start"], method="idastar", heuristic="manhattan", prune="parent",
+                order="ulrd", progress=False)
+    assert (got.length, got.stats.generated + 1, got.threads) == (length, nodes, 1)
 
 
 @pytest.mark.parametrize("instance", ten_smallest()[:4])
@@ -100,3 +107,16 @@ def test_library_counts_every_solution_as_the_korf_order_search(instance):
     got = solve(KORF, row["start"], method="idastar", heuristic="manhattan", prune="parent",
                 all_solutions=True, threads=1, progress=False)
     assert (got.length, got.stats.generated + 1, got.solutions) == (length, nodes, sols)
+
+
+@pytest.mark.parametrize("kw,msg", [
+    (dict(order="udl"), "order must name the blank's four moves once each"),
+    (dict(order="uldr", method="astar"), "order applies to iddfs and idastar, not astar"),
+    (dict(order="ulrd", threads=2), "order needs one thread (threads=1)"),
+])
+def test_order_errors(kw, msg):
+    if kw.get("threads", 1) > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip("one core: threads=2 is one thread here")
+    kw = {"method": "idastar", **kw}
+    with pytest.raises(PuzzleError, match=re.escape(msg)):
+        solve(SlidingPuzzle("3x3"), "8 6 7 2 5 4 3 0 1", **kw)

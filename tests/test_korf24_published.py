@@ -9,10 +9,11 @@ nodes it generates exactly the published count (heavy: it needs the 6-6-6-6 data
 shows that our databases and bound are theirs.
 
 The library's IDA* with ``prune="parent"`` tries the moves in another order (up, down, left,
-right), so its first solution comes after another share of the last pass. Counting every optimal
-solution finishes the last pass, which makes the order irrelevant: there the two searches must
-generate the same number of nodes, checked on random boards with small databases (always) and on
-a published instance (heavy).
+right) unless told the paper's (``order="ulrd"``), so its first solution comes after another
+share of the last pass. Told the order, it must generate what the plain search does. Counting
+every optimal solution finishes the last pass, which makes the order irrelevant: there the two
+searches must generate the same number of nodes in any order. Both are checked on random boards
+with small databases (always) and on published instances (heavy).
 """
 
 import csv
@@ -126,11 +127,14 @@ def test_counting_every_solution_agrees_with_the_paper_order_search(rows, groups
                       all_solutions=True, threads=1, cache=False, progress=False)
         first = solve(puz, start, method="idastar", pdb=groups, reflect=True, prune="parent",
                       threads=1, cache=False, progress=False)
+        ordered = solve(puz, start, method="idastar", pdb=groups, reflect=True, prune="parent",
+                        order="ulrd", threads=1, cache=False, progress=False)
         length, nodes, sols = paper_idastar(space, start, count_all=True)
         p_length, p_nodes, _ = paper_idastar(space, start)
-        assert length == p_length == every.length == first.length
+        assert length == p_length == every.length == first.length == ordered.length
         assert nodes == every.stats.generated and sols == every.solutions
         assert first.stats.generated <= nodes and p_nodes <= nodes
+        assert ordered.stats.generated == p_nodes  # the same search, told the paper's order
         lengths.append(length)
     assert max(lengths) >= 16  # boards deep enough for several passes
 
@@ -151,12 +155,16 @@ def test_korf_24_published_nodes():
 def test_paper_order_search_generates_the_published_count(instance):
     """Instances 38 and 40 (the two with the fewest published nodes) with the 6-6-6-6 databases
     and their reflection, in the paper's order: the published length and exactly the published
-    node count."""
+    node count, from the plain search and from the library's IDA* told that order."""
     row = korf24()[instance]
-    space, _ = pdb_package.guide(SlidingPuzzle("5x5", goal=GOAL_24), "pdb6666", progress=False)
+    puz = SlidingPuzzle("5x5", goal=GOAL_24)
+    space, _ = pdb_package.guide(puz, "pdb6666", progress=False)
     length, nodes, _ = paper_idastar(space, row["start"])
     assert length == int(row["optimal_length"])
     assert nodes == int(row["published_nodes"])
+    got = solve(puz, row["start"], method="idastar", heuristic="pdb6666", prune="parent",
+                order="ulrd", progress=False)
+    assert (got.length, got.stats.generated) == (length, nodes)
 
 
 @pytest.mark.heavy

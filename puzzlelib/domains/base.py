@@ -167,6 +167,12 @@ class Puzzle:
         """The puzzle's notation -> move numbers, each checked legal from ``state`` on."""
         raise NotImplementedError
 
+    def move_order(self, order):
+        """The move numbers in the order ``order`` names them (the order depth-first search
+        tries them in; see :func:`puzzlelib.solve`)."""
+        raise PuzzleError(f"order applies to sliding tiles (the blank's moves u, d, l, r), not "
+                          f"the {self.name} puzzle")
+
     def replay(self, start, moves):
         """Every position from ``start`` along ``moves`` (the puzzle's notation), the start
         included; raises :class:`~puzzlelib.PuzzleError` at an impossible move."""

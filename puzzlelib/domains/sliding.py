@@ -1286,6 +1286,14 @@ class SlidingPuzzle(Puzzle):
     def moves_out(self, path):
         return "".join(MOVE_NAMES[int(m)] for m in path)
 
+    def move_order(self, order):
+        """``order``: the letters ``u``, ``d``, ``l``, ``r`` once each (``"ulrd"``: up, left,
+        right, down, the order of Korf's programs) -> their move numbers."""
+        if not isinstance(order, str) or sorted(order) != sorted(MOVE_NAMES):
+            raise PuzzleError(f"order must name the blank's four moves once each, as a string of "
+                              f"u, d, l, r such as 'ulrd', not {order!r}")
+        return np.array([MOVE_NAMES.index(ch) for ch in order], dtype=np.int64)
+
     def moves_in(self, state, moves):
         """A string of ``u``, ``d``, ``l``, ``r`` -> move numbers, each legal in turn."""
         out = []

@@ -55,7 +55,7 @@ HAND_OVER_NODES = 1 << 20
 
 @kernel
 def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, ffns=None,
-                 cfns=None, tt=None, skip=None):
+                 cfns=None, tt=None, skip=None, order=None):
     """One depth-first pass below ``bound`` from a state ``g0`` moves deep, reached by move
     ``last`` (-1 at the root). ``state`` is restored on return.
 
@@ -70,6 +70,9 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
     ``skip``: an automaton over the moves (``skip[q, m]``: the state after move ``m`` in state
     ``q``, -1 for a move not to make; :mod:`puzzlelib.domains.cycles`) that then replaces the
     test against the last move's inverse, and ``last`` is its state here (0 at the start).
+
+    ``order``: the move numbers in the order they are tried (default: by number); only without
+    ``ffns`` and ``cfns``.
 
     Returns (solutions found, nodes generated, smallest f over the bound, first solution length
     counted from this state, nodes expanded). The first solution's moves are left in ``path``.
@@ -103,14 +106,17 @@ def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budge
     expanded = 1
     depth = 0
     while depth >= 0:
-        m = next_move[depth]
-        if m == n_moves:
+        i = next_move[depth]
+        if i == n_moves:
             # all moves tried here: go back up, undoing the move that led here
             depth -= 1
             if depth >= 0:
                 fns.step(state, fns.inverse(moves[depth], p), p)
             continue
-        next_move[depth] = m + 1
+        next_move[depth] = i + 1
+        m = i
+        if order is not None:
+            m = order[i]
         q = 0
         if skip is not None:
             q = skip[qs[depth], m]
@@ -581,7 +587,7 @@ MORE = 3
 @kernel
 def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
                    expanded, split_after, split_min_bound, max_passes, ffns=None, cfns=None,
-                   tt=None, skip=None):
+                   tt=None, skip=None, order=None):
     """Depth-first passes from ``bound`` on, all in one call, until a solution, the space
     exhausted, ``max_bound`` passed or ``node_limit`` nodes (``0``: none; ``nodes`` and
     ``expanded`` were counted before). Stops with status :data:`MORE` after ``max_passes``
@@ -600,7 +606,7 @@ def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_li
         budget = node_limit - nodes if node_limit > 0 else 0
         sols, n, over, length, e = _dfs_bounded(state, h0, 0, 0 if skip is not None else -1,
                                                 bound, fns, p, count_all, path, budget, ffns,
-                                                cfns, tt, skip)
+                                                cfns, tt, skip, order)
         passes += 1
         done = bound
         expanded += e
@@ -662,7 +668,7 @@ def _tt_size(tt):
 def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
                         parallel=False, progress=None, ffns=None, cfns=None, resume=None,
                         transpositions=0, split_after=None, first_transpositions=None,
-                        skip=None):
+                        skip=None, order=None):
     """Deepen from ``bound0`` until a solution or ``max_bound``. ``bound0`` must have the residue
     (mod ``bound_step``) of every solution length; it is raised to the heuristic's value in
     whole steps. ``parallel``: share each pass's subtrees among numba's threads (ignored with a
@@ -678,7 +684,9 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     (``first_transpositions`` rows, default :data:`FIRST_TRANSPOSITIONS`) and each pass that
     fills it gives the next a bigger one; the passes then run one per call. ``skip``: an
     automaton of move strings not to play (:func:`_dfs_bounded`; not with ``count_all``, which
-    needs every path, nor with ``ffns``).
+    needs every path, nor with ``ffns``). ``order``: the move numbers in the order each node tries
+    them (an array; default by number), on one thread and without ``ffns`` (``cfns`` is then
+    not used).
 
     The passes on one thread run in one call of :func:`_deepen_passes` when nobody watches
     (each call of a kernel costs the typing of its arguments, a large share of a small
@@ -688,6 +696,13 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     if skip is not None and (count_all or ffns is not None):
         raise ValueError("skipping move strings needs one solution (counting all of them needs "
                          "every path) and no candidate moves (ffns)")
+    if order is not None:
+        if parallel or ffns is not None:
+            raise ValueError("a move order needs one thread and no candidate moves (ffns)")
+        order = np.ascontiguousarray(order, dtype=np.int64)
+        if sorted(order.tolist()) != list(range(int(p.n_moves))):
+            raise ValueError(f"the move order must hold each of the {int(p.n_moves)} moves once")
+        cfns = None  # the cursor loop lists moves by number
     if parallel:
         start_threads()
     split_after = SPLIT_MIN_NODES if split_after is None else int(split_after)
@@ -743,7 +758,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
                 state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
                 expanded, split_after if can_split else -1, SPLIT_MIN_BOUND,
                 1 if progress is not None or tt is not None else max_bound + 1, ffns, cfns, tt,
-                skip,
+                skip, order,
             ))
         entries, nbytes = _tt_size(tt)
         held, tt_bytes = max(held, entries), max(tt_bytes, nbytes)
