@@ -19,6 +19,8 @@ from numba import njit
 
 from puzzlelib import PuzzleError, SlidingPuzzle, solve
 
+from . import reference_ida
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 KORF = SlidingPuzzle("4x4", goal=" ".join(map(str, range(16))))
 
@@ -34,54 +36,24 @@ def ten_smallest():
 
 
 @njit(cache=False)
-def _pass(board, blank, back, g, h, bound, md, nbr, count, count_all):
-    """One depth-first pass below ``bound``: the solutions found (all, or stop at the first)."""
-    found = 0
-    for k in range(4):
-        t = nbr[blank, k]
-        if t < 0 or t == back:
-            continue
-        tile = board[t]
-        h2 = h - md[tile, t] + md[tile, blank]
-        count[0] += 1
-        if g + 1 + h2 <= bound:
-            board[blank] = tile
-            board[t] = 0
-            if h2 == 0:
-                found += 1
-            else:
-                found += _pass(board, t, blank, g + 1, h2, bound, md, nbr, count, count_all)
-            if found and not count_all:
-                return found
-            board[t] = tile
-            board[blank] = 0
-    return found
+def _manhattan(state, md):
+    total = 0
+    for c in range(md.shape[1]):
+        total += md[state[c], c]
+    return total
 
 
 def korf_idastar(start, count_all=False):
     """(length, nodes with the start counted, optimal solutions found): IDA* with Manhattan
-    distance as Korf ran it, moves up, left, right, down."""
-    board = np.array([int(x) for x in start.split()], dtype=np.int64)
+    distance as Korf ran it, moves up, left, right, down (:mod:`tests.reference_ida`)."""
+    board = [int(x) for x in start.split()]
+    state = np.array(board + [board.index(0)], dtype=np.int64)
     md = np.zeros((16, 16), dtype=np.int64)
-    nbr = np.full((16, 4), -1, dtype=np.int64)
     for c in range(16):
-        r, k = divmod(c, 4)
         for tile in range(1, 16):
-            md[tile, c] = abs(r - tile // 4) + abs(k - tile % 4)
-        for i, (ok, t) in enumerate([(r > 0, c - 4), (k > 0, c - 1), (k < 3, c + 1),
-                                     (r < 3, c + 4)]):
-            if ok:
-                nbr[c, i] = t
-    h = int(sum(md[board[c], c] for c in range(16)))
-    bound, total = h, 1
-    while True:
-        count = np.zeros(1, dtype=np.int64)
-        found = _pass(board.copy(), int(np.flatnonzero(board == 0)[0]), -1, 0, h, bound, md,
-                      nbr, count, count_all)
-        total += int(count[0])
-        if found:
-            return bound, total, int(found)
-        bound += 2
+            md[tile, c] = abs(c // 4 - tile // 4) + abs(c % 4 - tile % 4)
+    length, nodes, found = reference_ida.idastar(state, 4, 4, _manhattan, md, count_all)
+    return length, nodes + 1, found
 
 
 @pytest.mark.parametrize("instance", ten_smallest())

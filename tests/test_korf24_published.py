@@ -17,14 +17,17 @@ with small databases (always) and on published instances (heavy).
 """
 
 import csv
+import random
 from pathlib import Path
 
-import numpy as np
 import pytest
 from numba import njit
 
 from puzzlelib import SlidingPuzzle, pdb as pdb_package, solve
 from puzzlelib.domains.sliding import _fill_pdb, _heuristic_pdb
+
+from . import reference_ida
+from .conftest import random_board
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOAL_24 = " ".join(map(str, range(25)))
@@ -41,68 +44,12 @@ def _h(state, p):
     return _heuristic_pdb(state, p)
 
 
-@njit(cache=False)
-def _paper_pass(state, blank, back, g, bound, p, nbr, count, count_all):
-    """One depth-first pass: the solutions found below ``bound`` (all, or stop at the first)."""
-    n = p.n_cells
-    found = 0
-    for k in range(4):
-        t = nbr[blank, k]
-        if t < 0 or t == back:
-            continue
-        tile = state[t]
-        state[blank] = tile
-        state[t] = 0
-        state[n] = t
-        count[0] += 1  # generated: every child but the parent, pruned by the bound or not
-        h = _h(state, p)
-        if g + 1 + h <= bound:
-            if h == 0:
-                found += 1
-            else:
-                found += _paper_pass(state, t, blank, g + 1, bound, p, nbr, count, count_all)
-            if found and not count_all:
-                return found
-        state[t] = tile
-        state[blank] = 0
-        state[n] = blank
-    return found
-
-
 def paper_idastar(space, start, count_all=False):
-    """(length, nodes generated, optimal solutions found) of IDA* as Korf and Felner ran it:
-    bounds from the start's value up by two, moves up, left, right, down."""
-    rows, cols = space.rows, space.cols
-    nbr = np.full((rows * cols, 4), -1, dtype=np.int64)
-    for c in range(rows * cols):
-        r, k = divmod(c, cols)
-        for i, (ok, t) in enumerate([(r > 0, c - cols), (k > 0, c - 1), (k < cols - 1, c + 1),
-                                     (r < rows - 1, c + cols)]):
-            if ok:
-                nbr[c, i] = t
-    state = space.encode(start)
-    bound = int(_h(state.copy(), space.params))
-    total = 0
-    while True:
-        count = np.zeros(1, dtype=np.int64)
-        found = _paper_pass(state.copy(), int(state[space.n_cells]), -1, 0, bound,
-                            space.params, nbr, count, count_all)
-        total += int(count[0])
-        if found:
-            return bound, total, int(found)
-        bound += 2
-
-
-def _walk(rows, cols, rng, n_moves):
-    board, blank, prev = list(range(rows * cols)), 0, -1
-    for _ in range(n_moves):
-        r, c = divmod(blank, cols)
-        options = [x for x in (blank - cols if r else -1, blank + cols if r < rows - 1 else -1,
-                               blank - 1 if c else -1, blank + 1 if c < cols - 1 else -1)
-                   if x >= 0 and x != prev]
-        nxt = int(rng.choice(options))
-        board[blank], board[nxt], prev, blank = board[nxt], 0, blank, nxt
-    return " ".join(map(str, board))
+    """(length, nodes generated, optimal solutions found) of IDA* as Korf and Felner ran it
+    (:mod:`tests.reference_ida`): bounds from the start's value up by two, moves up, left,
+    right, down, over ``space``'s databases."""
+    return reference_ida.idastar(space.encode(start), space.rows, space.cols, _h, space.params,
+                                 count_all)
 
 
 @pytest.mark.parametrize("rows,groups,walk", [
@@ -119,10 +66,11 @@ def test_counting_every_solution_agrees_with_the_paper_order_search(rows, groups
     space, _ = pdb_package.guide(SlidingPuzzle(rows, rows, goal=goal), groups, reflect=True,
                                  cache=False, progress=False)
     puz = SlidingPuzzle(rows, rows, goal=goal)
-    rng = np.random.default_rng(rows)
+    rng = random.Random(rows)
     lengths = []
     for _ in range(4):
-        start = _walk(rows, rows, rng, walk)
+        start = " ".join(map(str, random_board(rows, rows, rng, goal=range(rows * rows),
+                                               walk=walk)))
         every = solve(puz, start, method="idastar", pdb=groups, reflect=True, prune="parent",
                       all_solutions=True, threads=1, cache=False, progress=False)
         first = solve(puz, start, method="idastar", pdb=groups, reflect=True, prune="parent",
