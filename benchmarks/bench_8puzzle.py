@@ -46,26 +46,30 @@ def _median_time(fn, repeat):
     return statistics.median(times), result
 
 
+def _tiles(heuristic="none"):
+    return teaching.SlidingTiles(3, 3, START, GOAL, heuristic=heuristic)
+
+
 def experiments():
     """(name, kernel call returning (result, search seconds), plain-Python call, what to compare)."""
     return [
-        ("bfs", lambda: solve(EIGHT, START, method="bfs"), lambda: teaching.bfs(START, GOAL, 3, 3),
-         lambda k, p: k.length == len(p[0]) == 31),
+        ("bfs", lambda: solve(EIGHT, START, method="bfs"),
+         lambda: teaching.breadth_first(_tiles()), lambda k, p: k.length == p.length == 31),
         ("bidir", lambda: solve(EIGHT, START, method="bidir"),
-         lambda: teaching.bidirectional_bfs(START, GOAL, 3, 3),
-         lambda k, p: k.length == len(p[0]) == 31),
-        ("longest", lambda: layers(EIGHT, GOAL), lambda: teaching.layers(GOAL, 3, 3),
-         lambda k, p: k.counts == p[0] and k.n_farthest == len(p[1]) == 2),
+         lambda: teaching.bidirectional(_tiles()), lambda k, p: k.length == p.length == 31),
+        ("longest", lambda: layers(EIGHT, GOAL),
+         lambda: teaching.layers(teaching.SlidingTiles(3, 3, GOAL, heuristic="none")),
+         lambda k, p: k.counts == p.counts and k.n_farthest == len(p.farthest) == 2),
         ("iddfs", lambda: solve(EIGHT, START, method="iddfs", all_solutions=True),
-         lambda: teaching.iddfs(START, GOAL, 3, 3),
-         lambda k, p: (k.length, k.solutions, k.stats.generated) == (31, 40, p[3])),
+         lambda: teaching.idastar(_tiles(), all_solutions=True),
+         lambda k, p: (k.length, k.solutions, k.stats.generated) == (31, 40, p.generated)),
         ("iddfs_1thread", lambda: solve(EIGHT, START, method="iddfs", all_solutions=True,
                                         threads=1),
          None, None),
         ("iddfs_lower_bound", lambda: solve(EIGHT, START, method="idastar",
                                             all_solutions=True),
-         lambda: teaching.iddfs(START, GOAL, 3, 3, lower_bound=True),
-         lambda k, p: (k.length, k.solutions, k.stats.generated) == (31, 40, p[3])),
+         lambda: teaching.idastar(_tiles("manhattan"), all_solutions=True),
+         lambda k, p: (k.length, k.solutions, k.stats.generated) == (31, 40, p.generated)),
         ("iddfs_lower_bound_1thread", lambda: solve(EIGHT, START, method="idastar",
                                                     all_solutions=True, threads=1),
          None, None),

@@ -29,7 +29,6 @@ process); the time to load or build pattern databases is ``extra["pdb_seconds"]`
 """
 
 import time
-import warnings
 from contextlib import contextmanager
 
 import numba
@@ -41,7 +40,6 @@ from .core.errors import PuzzleError, SearchLimitError
 from .core.progress import layer_bar, pass_bar
 from .core.timing import timed
 from .domains.base import METHODS, Puzzle
-from .domains.sliding import SlidingPuzzle
 from .core.contract import UNSEEN
 from .results import BEYOND_DEPTH, COMPLETE, NO_SOLUTION, SOLVED, Batch, Result, Stats
 from .search import astar as _astar
@@ -122,17 +120,11 @@ def _typed(space, timer):
         _TYPED.add(key)
 
 
-def _puzzle_and_start(puzzle, start, size, goal, what="start"):
-    """The puzzle and the start, from the 0.1 call form ``f(start, size=..., goal=...)`` too."""
+def _puzzle_and_start(puzzle, start, what="start"):
+    """The puzzle and the start (the puzzle's own where it has one and none is given)."""
     if not isinstance(puzzle, Puzzle):
-        if start is not None or not isinstance(puzzle, (str, list, tuple, np.ndarray)):
-            raise PuzzleError(f"the first argument must be a puzzle (SlidingPuzzle, "
-                              f"RotationPuzzle, BlockPuzzle...), not {type(puzzle).__name__}")
-        warnings.warn("solve(start, size=...) is the 0.1 form; write solve(SlidingPuzzle(size), "
-                      "start)", DeprecationWarning, stacklevel=3)
-        return SlidingPuzzle(size or "3x3", goal=goal), puzzle
-    if size is not None or goal is not None:
-        raise PuzzleError("size and goal belong to the puzzle: SlidingPuzzle(size, goal=...)")
+        raise PuzzleError(f"the first argument must be a puzzle (SlidingPuzzle, "
+                          f"RotationPuzzle, BlockPuzzle...), not {type(puzzle).__name__}")
     if start is None:
         start = puzzle.default_start()
         if start is None:
@@ -191,8 +183,7 @@ def _space_for(puzzle, method, heuristic, pdb, reflect, progress, cache, timer, 
 
 def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=None,
           all_solutions=False, threads=None, max_depth=None, max_states=None, node_limit=0,
-          transpositions=None, progress=None, cache=True, backend="cpu", size=None, goal=None,
-          prune=None, order=None):
+          transpositions=None, progress=None, cache=True, backend="cpu", prune=None, order=None):
     """Solve ``start`` on ``puzzle`` (a shortest solution, except with ``greedy``).
 
     ``start``: a position as the puzzle reads it (a block puzzle may leave it out: its own
@@ -219,9 +210,8 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
     is called after each layer or pass; ``None`` shows bars for pattern-database builds and
     tables of :data:`PROGRESS_MIN_TABLE` positions or more. ``backend="cuda"`` builds
     sliding-tile pattern databases that are not cached yet on the GPU (the search itself runs
-    on the CPU). ``size`` and ``goal``: the 0.1
-    form ``solve(start, size=..., goal=...)`` for sliding tiles (deprecated)."""
-    puzzle, start = _puzzle_and_start(puzzle, start, size, goal)
+    on the CPU)."""
+    puzzle, start = _puzzle_and_start(puzzle, start)
     method = puzzle.default_method if method is None else method
     if method not in METHODS:
         raise PuzzleError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
@@ -481,8 +471,8 @@ def _solve_astar(space, state, timer, method, max_states, **_):
 
 
 def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FARTHEST_LIMIT,
-           max_depth=None, max_states=None, table="auto", checkpoint=None,
-           checkpoint_seconds=None, client=None, backend="cpu", size=None, goal=None):
+           max_depth=None, max_states=None, table="auto", checkpoint=None, client=None,
+           backend="cpu"):
     """Breadth-first search over every position reachable from ``start`` (God's algorithm):
     ``counts[d]`` positions at depth ``d``, the greatest depth, and the positions there (at
     most ``farthest_limit`` of them; ``n_farthest`` is the exact count).
@@ -498,8 +488,6 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
     saved (:class:`puzzlelib.search.packed.LayerLog`); ``True`` picks a folder in the
     package's cache for this puzzle and start, ``None`` (the default) does so for tables of
     :data:`CHECKPOINT_MIN_RANKS` positions or more, ``False`` saves nothing.
-    ``checkpoint_seconds`` is accepted for scripts written when the whole table was saved every
-    so many seconds; it has no effect.
     ``client``: a ``dask.distributed.Client``; the table is then split among its workers, one
     part of the ranks each (:mod:`puzzlelib.search.distributed`), and the result keeps none.
     ``backend="cuda"``: the table is made on an NVIDIA GPU (:mod:`puzzlelib.search.gpu`; the
@@ -512,7 +500,7 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
     define the positions (sliding tiles with repeated labels included); the puzzle's goal
     plays no part. ``threads`` and ``progress`` as for :func:`solve` (a bar shows the depth,
     the positions so far and the time left)."""
-    puzzle, start = _puzzle_and_start(puzzle, start, size, goal)
+    puzzle, start = _puzzle_and_start(puzzle, start)
     if table not in TABLES:
         raise PuzzleError(f"unknown table {table!r}: use one of {', '.join(TABLES)}")
     space = puzzle.rooted(start)
@@ -554,7 +542,7 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
                                      max_depth)
             elif kind == "packed":
                 found = _packed_layers(space, state, n, n_threads, progress, farthest_limit,
-                                       max_depth, checkpoint, checkpoint_seconds)
+                                       max_depth, checkpoint)
             else:
                 found = _layers_search(space, state, n, n_threads, progress, farthest_limit,
                                        max_depth, max_states)
@@ -705,8 +693,7 @@ def _checkpoint_file(space, start_rank, n):
                                            + ".state")
 
 
-def _packed_layers(space, state, n, n_threads, progress, farthest_limit, max_depth, checkpoint,
-                   checkpoint_seconds):
+def _packed_layers(space, state, n, n_threads, progress, farthest_limit, max_depth, checkpoint):
     r0 = int(space.fns.rank(state, space.params))
     key, default_file = _checkpoint_file(space, r0, n)
     if checkpoint is None:  # automatic: for long searches only
@@ -719,7 +706,7 @@ def _packed_layers(space, state, n, n_threads, progress, farthest_limit, max_dep
                    progress) as update, _on_threads(n_threads):
         tab, counts, tally, stopped, resumed = _packed.run_packed(
             space.fns, space.params, n, [r0], key, progress=update, max_depth=max_depth,
-            checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds)
+            checkpoint=checkpoint)
     ranks, n_far = _packed.front_ranks(tab.words, tab.front, len(counts) - 1, farthest_limit)
     out = _Out(COMPLETE, None, tally[0], tally[1], sum(counts), tab.nbytes, n_threads)
     out.extra = {"table": "packed"}
@@ -773,8 +760,8 @@ def _layers_search(space, state, n, n_threads, progress, farthest_limit, max_dep
 
 
 def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=None, reflect=None,
-               threads=None, max_depth=None, progress=None, cache=True, backend="cpu", size=None,
-               goal=None, prune=None, **limits):
+               threads=None, max_depth=None, progress=None, cache=True, backend="cpu", prune=None,
+               **limits):
     """Solve many starts on one puzzle; returns a :class:`~puzzlelib.Batch` of one
     :class:`~puzzlelib.Result` per start, in order.
 
@@ -784,18 +771,9 @@ def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=Non
     start whose passes grow big is put aside and finished afterwards with its passes shared
     among the threads. Otherwise each start is solved in turn by :func:`solve`, with the same
     options (``backend`` too: where pattern databases not cached yet are built). Every start is
-    checked before anything runs. ``prune``: as :func:`solve`'s. ``size`` and ``goal``: the 0.1 form
-    ``solve_many(starts, size=..., goal=...)`` for sliding tiles, 4x4 by default
-    (deprecated)."""
+    checked before anything runs. ``prune``: as :func:`solve`'s."""
     if not isinstance(puzzle, Puzzle):
-        if starts is not None or not isinstance(puzzle, (list, tuple, np.ndarray)):
-            raise PuzzleError(f"the first argument must be a puzzle, not "
-                              f"{type(puzzle).__name__}")
-        warnings.warn("solve_many(starts, size=...) is the 0.1 form; write "
-                      "solve_many(SlidingPuzzle(size), starts)", DeprecationWarning, stacklevel=2)
-        puzzle, starts = SlidingPuzzle(size or "4x4", goal=goal), puzzle
-    elif size is not None or goal is not None:
-        raise PuzzleError("size and goal belong to the puzzle: SlidingPuzzle(size, goal=...)")
+        raise PuzzleError(f"the first argument must be a puzzle, not {type(puzzle).__name__}")
     if starts is None:
         raise PuzzleError("no starts given")
     starts = list(starts)

@@ -21,12 +21,13 @@ def pytest_collection_modifyitems(config, items):
 
 
 def random_board(rows, cols, rng, goal=None, walk=None):
-    """A random solvable board: a random walk of ``walk`` moves from ``goal`` (default: the
-    standard goal); with ``walk=None`` a uniformly random board of the goal's parity class."""
+    """A random solvable board: with ``walk=None`` uniformly random among the boards the goal
+    (default: the standard goal) reaches; else the end of a random walk of ``walk`` moves from
+    the goal (a board at most ``walk`` moves away, of the parity of ``walk``)."""
     n = rows * cols
     goal = list(goal) if goal is not None else list(range(1, n)) + [0]
     if walk is None:
-        walk = 200
+        return _uniform_board(rows, cols, rng, goal)
     cells = list(goal)
     b = cells.index(0)
     for _ in range(walk):
@@ -37,6 +38,29 @@ def random_board(rows, cols, rng, goal=None, walk=None):
         t = nr * cols + nc
         cells[b], cells[t] = cells[t], 0
         b = t
+    return cells
+
+
+def _uniform_board(rows, cols, rng, goal):
+    """A uniformly random arrangement of ``goal``'s labels that the goal reaches. With distinct
+    labels exactly half can be reached: those whose permutation of the goal has the parity of
+    the blank's distance from its goal cell (each move is a swap with the blank and moves it one
+    cell). An arrangement of the other half has its first two tiles swapped, a one-to-one map
+    onto the reachable half (the blank stays), so every reachable board is equally likely.
+    Repeated labels make every arrangement reachable (two equal tiles swapped are the same
+    board)."""
+    cells = list(goal)
+    rng.shuffle(cells)
+    if len(set(goal)) < len(goal):
+        return cells
+    where = {v: i for i, v in enumerate(goal)}
+    perm = [where[v] for v in cells]
+    swaps = sum(1 for i in range(len(perm)) for j in range(i + 1, len(perm)) if perm[i] > perm[j])
+    b, g = cells.index(0), goal.index(0)
+    blank_distance = abs(b // cols - g // cols) + abs(b % cols - g % cols)
+    if (swaps + blank_distance) % 2:
+        i, j = [k for k, v in enumerate(cells) if v != 0][:2]
+        cells[i], cells[j] = cells[j], cells[i]
     return cells
 
 

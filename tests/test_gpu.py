@@ -42,7 +42,8 @@ def test_gpu_layers_give_the_cpu_table(size, start, table):
     else:
         assert np.array_equal(got.table.words, cpu.table.words)
     if len(set(start.split())) < len(start.split()):
-        return  # (positions with repeated labels are read through their own goal)
+        pytest.skip("the table matches; depth() and path_to() are not read back for repeated "
+                    "labels (positions read through their own goal)")
     # depths and shortest paths read back from the GPU's table
     rng = random.Random(7)
     positions = [cpu.farthest[0], list(map(int, start.split()))]
@@ -158,7 +159,7 @@ def test_cli_without_a_gpu_says_so_in_one_line():
              env=env)
     if p.returncode == 0:  # a machine with a GPU: then it ran there
         assert json.loads(p.stdout)["backend"] == "cuda"
-        return
+        pytest.skip("a GPU is here: the message for a machine without one cannot be seen")
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0
     assert "needs an NVIDIA GPU" in p.stderr and "Traceback" not in p.stderr

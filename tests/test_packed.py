@@ -160,7 +160,7 @@ def _stopped(puz, start, file, depth):
             raise _Stop
 
     with pytest.raises(_Stop):
-        layers(puz, start, table="packed", checkpoint=file, checkpoint_seconds=0,
+        layers(puz, start, table="packed", checkpoint=file,
                progress=stop)
     assert file.exists()
 
@@ -174,7 +174,7 @@ def test_a_stopped_search_resumes_where_it_was_saved(tmp_path):
     whole = layers(puz, start, table="packed", checkpoint=False)
     file = tmp_path / "state"
     _stopped(puz, start, file, 20)
-    again = layers(puz, start, table="packed", checkpoint=file, checkpoint_seconds=0)
+    again = layers(puz, start, table="packed", checkpoint=file)
     assert again.extra["resumed_at_depth"] == 19
     assert again.counts == whole.counts and again.farthest == whole.farthest
     assert np.array_equal(again.table.words, whole.table.words)
@@ -272,7 +272,7 @@ def test_a_state_that_cannot_be_saved_does_not_stop_the_search(tmp_path):
     blocker.write_text("not a folder")
     with pytest.warns(UserWarning, match="could not be written"):
         res = layers(SlidingPuzzle("2x4"), "1 2 3 4 5 6 7 0", table="packed",
-                     checkpoint=blocker / "state", checkpoint_seconds=0)
+                     checkpoint=blocker / "state")
     assert res.total == 20160
 
 

@@ -119,8 +119,10 @@ def test_unsolvable_and_bad_requests():
         solve(eight, "1 2 3 4 5 6 7 8 0", method="astar", max_states=0)
     with pytest.raises(PuzzleError, match="first argument must be a puzzle"):
         solve(42, "1 2 3 4 5 6 7 8 0")
-    with pytest.raises(PuzzleError, match="belong to the puzzle"):
+    with pytest.raises(TypeError, match="size"):  # (1.0: the 0.1 form is gone)
         solve(eight, "1 2 3 4 5 6 7 8 0", size="3x3")
+    with pytest.raises(PuzzleError, match="first argument must be a puzzle"):
+        solve("1 2 3 4 5 6 0 7 8")
 
 
 def test_limits_stop_with_a_clear_message():
@@ -140,12 +142,6 @@ def test_no_solution_within_max_depth_is_a_result_not_an_error():
         sol = solve(eight, "8 6 7 2 5 4 3 0 1", method=method, max_depth=20)
         assert (sol.length, sol.moves, sol.status) == (-1, None, "not within max_depth"), method
         assert sol.positions() == [[8, 6, 7, 2, 5, 4, 3, 0, 1]]
-
-
-def test_the_01_call_form_still_answers_with_a_warning():
-    with pytest.warns(DeprecationWarning, match="0.1 form"):
-        sol = solve("1 2 3 4 5 6 0 7 8", size="3x3", method="bfs")
-    assert sol.moves == "rr"
 
 
 def test_result_helpers():
@@ -170,10 +166,12 @@ def test_iddfs_node_counts_match_the_teaching_version(rng):
     goal = tuple(range(1, 9)) + (0,)
     for walk in (14, 15, 16):
         start = random_board(3, 3, rng, walk=walk)
-        for method, lb in (("iddfs", False), ("idastar", True)):
+        for method, h in (("iddfs", "none"), ("idastar", "manhattan")):
             sol = solve(SlidingPuzzle("3x3"), start, method=method, all_solutions=True)
-            length, count, _, nodes = teaching.iddfs(start, goal, 3, 3, lower_bound=lb)
-            assert (sol.length, sol.solutions, sol.stats.generated) == (length, count, nodes)
+            plain = teaching.idastar(teaching.SlidingTiles(3, 3, start, goal, heuristic=h),
+                                     all_solutions=True)
+            assert (sol.length, sol.solutions, sol.stats.generated) == (
+                plain.length, plain.extra["solutions"], plain.generated)
 
 
 @pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3), (3, 4)])
@@ -360,11 +358,10 @@ def test_puzzles_of_one_shape_share_their_tables():
     assert solve(a, start, method="bfs").length == 0
 
 
-def test_the_01_solve_many_form_still_answers_with_a_warning():
-    with pytest.warns(DeprecationWarning, match="0.1 form"):
-        batch = solve_many(["1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 7 0 8"], size="3x3")
+def test_solve_many_takes_a_puzzle_and_its_starts():
+    batch = solve_many(SlidingPuzzle("3x3"), ["1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 7 0 8"])
     assert [r.moves for r in batch.results] == ["rr", "r"]
-    with pytest.raises(PuzzleError, match="size and goal belong to the puzzle"):
-        solve_many(SlidingPuzzle("3x3"), ["1 2 3 4 5 6 7 0 8"], size="3x3")
+    with pytest.raises(PuzzleError, match="first argument must be a puzzle"):
+        solve_many(["1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 7 0 8"])
     with pytest.raises(PuzzleError, match="no starts given"):
         solve_many(SlidingPuzzle("3x3"))

@@ -14,20 +14,22 @@ from .conftest import random_board
 def test_teaching_agrees_with_kernels(rows, cols, rng):
     goal = tuple(range(1, rows * cols)) + (0,)
     puz = SlidingPuzzle(rows, cols)
-    counts, far = teaching.layers(goal, rows, cols)
+    lay_plain = teaching.layers(teaching.SlidingTiles(rows, cols, goal, heuristic="none"))
     lay = layers(puz, goal)
-    assert counts == lay.counts and sorted(map(list, far)) == sorted(lay.farthest)
+    assert lay_plain.counts == lay.counts
+    assert sorted(map(list, lay_plain.farthest)) == sorted(lay.farthest)
     for _ in range(3):
         start = random_board(rows, cols, rng, walk=30)
         want = solve(puz, start, method="idastar", all_solutions=True)
-        moves, _ = teaching.bfs(start, goal, rows, cols)
-        assert len(moves) == want.length and reference.replay(start, moves, cols) == list(goal)
-        moves, _ = teaching.bidirectional_bfs(start, goal, rows, cols)
-        assert len(moves) == want.length and reference.replay(start, moves, cols) == list(goal)
-        for lb in (False, True):
-            length, count, first, _ = teaching.iddfs(start, goal, rows, cols, lower_bound=lb)
-            assert (length, count) == (want.length, want.solutions)
-            assert reference.replay(start, first, cols) == list(goal)
+        blind = teaching.SlidingTiles(rows, cols, start, goal, heuristic="none")
+        for search in (teaching.breadth_first, teaching.bidirectional):
+            moves = search(blind).moves
+            assert len(moves) == want.length and reference.replay(start, moves, cols) == list(goal)
+        for h in ("none", "manhattan"):
+            sol = teaching.idastar(teaching.SlidingTiles(rows, cols, start, goal, heuristic=h),
+                                   all_solutions=True)
+            assert (sol.length, sol.extra["solutions"]) == (want.length, want.solutions)
+            assert reference.replay(start, sol.moves, cols) == list(goal)
 
 
 # ---- the general searches against the kernels ------------------------------------------------
@@ -205,7 +207,7 @@ def test_pattern_tables_equal_the_kernels_every_entry():
                                      teaching.pattern_table(3, 3, (5, 6, 7, 8))])
     assert h(GOAL8) == 0
     sol = teaching.idastar(teaching.SlidingTiles(3, 3, START8, heuristic=h))
-    assert sol.length == 31 and h(START8) >= teaching.manhattan(START8, GOAL8, 3)
+    assert sol.length == 31 and h(START8) >= teaching.SlidingTiles(3, 3, START8).h(START8)
 
 
 def test_check_heuristic_finds_admissible_and_overestimating_ones():

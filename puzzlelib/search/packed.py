@@ -957,19 +957,16 @@ def _file_size(path):
 
 
 def run_packed(fns, params, n_ranks, start_ranks, key, progress=None, max_depth=None,
-               checkpoint=None, checkpoint_seconds=None):
+               checkpoint=None):
     """:func:`packed_bfs` that saves every layer it makes to the folder ``checkpoint`` (when
     given; see :class:`LayerLog`), and resumes from the layers saved there for the same
     ``key`` (a string naming the puzzle and its start): up to ``max_depth`` when that is
     given. Before it starts it checks that the disk has room for all the layers
     (:func:`save_bytes`). The folder is deleted once the search is over (kept when
-    ``max_depth`` stopped it: a deeper search resumes from it). ``checkpoint_seconds`` is
-    accepted for scripts written for earlier versions, which saved the whole table every
-    so many seconds; every layer is saved now.
+    ``max_depth`` stopped it: a deeper search resumes from it).
 
     Returns ``(PackedTable, counts, tally, stopped, resumed_at)``: ``resumed_at`` is the depth
     the saved layers had reached (None: started afresh)."""
-    del checkpoint_seconds  # (see above)
     resume = None
     resumed_at = None
     log = None

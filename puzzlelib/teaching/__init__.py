@@ -13,24 +13,20 @@ same things.
 - :mod:`~puzzlelib.teaching.pdb`: sliding-tile pattern databases;
 - :mod:`~puzzlelib.teaching.heuristics`: :func:`check_heuristic`, to try a heuristic of your
   own.
-
-The sliding-tile functions of earlier versions (``bfs``, ``bidirectional_bfs``, ``layers``,
-``iddfs``, ``manhattan``, ``neighbours``) keep their names and results.
 """
 
 from .heuristics import HeuristicReport, InadmissibleHeuristic, check_heuristic
-from .legacy import bfs, bidirectional_bfs, iddfs, layers, manhattan
 from .pdb import PatternTable, additive_heuristic, lookup, pattern_table
 from .problem import Problem
 from .problems import (MOVES, OPPOSITE, BlockProblem, PuzzleProblem, RotationProblem,
                        SlidingTiles, block_successors, neighbours)
 from .search import (Layers, Solution, Step, astar, bidirectional, breadth_first, deepening,
-                     idastar, iterative_deepening)
+                     idastar, iterative_deepening, layers)
 
 __all__ = [
     "MOVES", "OPPOSITE", "BlockProblem", "HeuristicReport", "InadmissibleHeuristic", "Layers",
     "PatternTable", "Problem", "PuzzleProblem", "RotationProblem", "SlidingTiles", "Solution",
-    "Step", "additive_heuristic", "astar", "bfs", "bidirectional", "bidirectional_bfs",
-    "block_successors", "breadth_first", "check_heuristic", "deepening", "iddfs", "idastar",
-    "iterative_deepening", "layers", "lookup", "manhattan", "neighbours", "pattern_table",
+    "Step", "additive_heuristic", "astar", "bidirectional", "block_successors", "breadth_first",
+    "check_heuristic", "deepening", "idastar", "iterative_deepening", "layers", "lookup",
+    "neighbours", "pattern_table",
 ]
