@@ -9,7 +9,7 @@
 """
 
 from .base import METHODS, Puzzle
-from .blocks import CLASSIC, BlockPuzzle
+from .blocks.puzzle import CLASSIC, BlockPuzzle
 from .cube import PocketCube
 from .pancake import PancakePuzzle
 from .permutation import PermutationPuzzle
