@@ -1,6 +1,7 @@
 # Two commands matter (see README.md):
 #   make reproduce   execute every notebook in notebooks/, results in results/
 #   make test        run the whole test suite
+# and make docs builds the documentation site into docs/_build/html (warnings are errors).
 # Each creates .venv and installs the package from pyproject.toml first.
 
 PYTHON ?= python3
@@ -8,7 +9,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test reproduce reproduce-small notebooks bench venv clean
+.PHONY: test reproduce reproduce-small notebooks bench docs venv clean
 
 venv: $(STAMP)
 
@@ -37,5 +38,10 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m benchmarks
 
+# The site: API reference from the docstrings, the contract, the notebooks as saved (none is
+# run), docs/scale.md. tests/test_docs_site.py builds it too.
+docs: $(STAMP)
+	$(PY) -m sphinx -b html -W --keep-going -q docs docs/_build/html
+
 clean:
-	rm -rf $(VENV) results .pytest_cache
+	rm -rf $(VENV) results .pytest_cache docs/_build docs/notebooks

@@ -14,6 +14,7 @@ are written once and only ever call the domain's jitted functions, bundled in a
     (It depends on the move alone, not on the state; ``params`` is there for domains whose move
     numbers hold board coordinates, such as block puzzles.)
 ``is_goal(state, params) -> bool``
+    Whether ``state`` is a goal position.
 ``heuristic(state, params) -> int``
     An admissible lower bound on the moves left (0 for uninformed search).
 ``rank(state, params) -> int`` and ``unrank(r, params, state)``
@@ -120,6 +121,9 @@ ILLEGAL = -(1 << 40)
 #: Distance-table entry for a position not reached yet (so depths go up to 254).
 UNSEEN = 255
 
+#: What every domain gives every search: ``step``, ``inverse``, ``is_goal``, ``heuristic``,
+#: ``rank``, ``unrank``, ``rank_after``, and optionally ``rank_from`` and ``children`` (see
+#: above).
 DomainFns = namedtuple(
     "DomainFns",
     ["step", "inverse", "is_goal", "heuristic", "rank", "unrank", "rank_after", "rank_from",
@@ -144,6 +148,8 @@ def no_rank_after(state, m, r, params):
     raise ValueError("this puzzle has no rank function: search it with whole states")
 
 
+#: What a domain may add for the frontier search: ``pack``, ``unpack``, ``candidates``, and
+#: optionally ``play`` (see above).
 FrontierFns = namedtuple("FrontierFns", ["pack", "unpack", "candidates", "play"],
                          defaults=[None])
 
@@ -190,8 +196,12 @@ PLAIN_FRONTIER = FrontierFns(copy_pack, copy_unpack, all_moves)
 #: (:mod:`puzzlelib.search.wordbfs`).
 WordFns = namedtuple("WordFns", ["word", "unword", "children", "is_goal"])
 
+#: What a domain whose moves act around one cursor may add for depth-first search:
+#: ``cursor``, ``next_move``, ``peek``, ``apply`` and ``undo`` (see above).
 CursorFns = namedtuple("CursorFns", ["cursor", "next_move", "peek", "apply", "undo"])
 
+#: What a domain whose positions fit 64 bits may add for bidirectional search: ``key``,
+#: ``key_step``, ``unkey``, and optionally ``rank_after`` (see above).
 KeyFns = namedtuple("KeyFns", ["key", "key_step", "unkey", "rank_after"], defaults=[None])
 
 

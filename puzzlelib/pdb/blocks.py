@@ -11,11 +11,15 @@ are enumerated as layer 0). Each relaxed position reached is mapped by g and the
 per image, the depth at which it was first seen, which is the least distance of any relaxed
 position with that image (layers come in increasing depth):
 
-``f`` (full)   the relaxed position itself (daughter, empty cells, kept size-2 pieces);
-``l`` (line)   daughter and empty cells, plus how many kept 1x2 and 2x1 pieces start in each row;
-``c`` (cell)   the same counted per 2x2 block (from the top-left; on an odd side the last
-               column or row is cut into 2x1 or 1x2 blocks);
-``b`` (blank)  daughter and kept size-2 pieces, empty cells not recorded.
+``f`` (full)
+    the relaxed position itself (daughter, empty cells, kept size-2 pieces);
+``l`` (line)
+    daughter and empty cells, plus how many kept 1x2 and 2x1 pieces start in each row;
+``c`` (cell)
+    the same counted per 2x2 block (from the top-left; on an odd side the last column or row
+    is cut into 2x1 or 1x2 blocks);
+``b`` (blank)
+    daughter and kept size-2 pieces, empty cells not recorded.
 
 Names follow the paper: the counts of 1x1, 1x2 and 2x1 pieces of the relaxed puzzle, then the
 map, e.g. ``16-10-0-l``. A database that keeps only some pieces of a shape (e.g. 3 of ten 1x2
