@@ -37,7 +37,8 @@ extensions = [
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "jupyter_execute", "**/.ipynb_checkpoints", "notebooks/README*"]
+# in notebooks/ only the numbered notebooks are pages (see notebooks.md)
+exclude_patterns = ["_build", "jupyter_execute", "**/.ipynb_checkpoints", "notebooks/[!0-9]*"]
 
 # Docstrings are reStructuredText with ``literals`` and :func:/:mod: roles; a `single` backquote
 # is meant as code too, so make it a cross-reference that falls back to monospace text.

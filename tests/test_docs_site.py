@@ -23,11 +23,9 @@ def test_the_test_extra_brings_the_doc_tools():
     assert {"sphinx", "myst-nb", "furo"} <= names
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def _build(out):
     for tool in TOOLS:
         pytest.importorskip(tool, reason=f"{tool} is not installed (pip install -e '.[docs]')")
-    out = tmp_path_factory.mktemp("site")
     t0 = time.perf_counter()
     run = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
                           "-d", str(out / "doctrees"), str(ROOT / "docs"), str(out / "html")],
@@ -37,20 +35,31 @@ def site(tmp_path_factory):
     return out / "html"
 
 
+def test_the_site_builds_with_every_part(tmp_path):
+    """One build (``-W``: any warning fails it), then each part of the site. One test, so that
+    pytest-xdist's workers never build it twice."""
+    site = _build(tmp_path)
+    _index_links_every_part(site)
+    _api_reference_comes_from_the_docstrings(site)
+    _contract_page(site)
+    _every_notebook_is_rendered_from_its_saved_outputs(site)
+    _scale_notes_are_a_page(site)
+
+
 def _page(site, name):
     path = site / name
     assert path.is_file(), f"the site has no {name}"
     return path.read_text(encoding="utf-8")
 
 
-def test_the_index_links_every_part(site):
+def _index_links_every_part(site):
     index = _page(site, "index.html")
     for target in ("api/index.html", "contract.html", "notebooks.html", "scale.html"):
         assert f'href="{target}' in index, target
     assert "puzzlelib-search" in index  # how to install it
 
 
-def test_the_api_reference_comes_from_the_docstrings(site):
+def _api_reference_comes_from_the_docstrings(site):
     top = _page(site, "api/puzzlelib.html")
     for name in ("solve", "layers", "solve_many", "pattern_databases", "Result", "Stats",
                  "PuzzleError", "SearchLimitError"):
@@ -64,14 +73,14 @@ def test_the_api_reference_comes_from_the_docstrings(site):
     assert 'id="puzzlelib.search.layered.layered_bfs"' in _page(site, "api/search.html")
 
 
-def test_the_contract_page(site):
+def _contract_page(site):
     contract = _page(site, "contract.html")
     for name in ("DomainFns", "FrontierFns", "CursorFns", "KeyFns", "WordFns", "ILLEGAL"):
         assert f'id="puzzlelib.core.contract.{name}"' in contract, name
     assert "rank_after" in contract
 
 
-def test_every_notebook_is_rendered_from_its_saved_outputs(site):
+def _every_notebook_is_rendered_from_its_saved_outputs(site):
     listing = _page(site, "notebooks.html")
     assert NOTEBOOKS, "no notebooks found"
     for name in NOTEBOOKS:
@@ -83,7 +92,7 @@ def test_every_notebook_is_rendered_from_its_saved_outputs(site):
         assert "jupyter-widgets" not in page and "require.min.js" not in page, name
 
 
-def test_the_scale_notes_are_a_page(site):
+def _scale_notes_are_a_page(site):
     assert "Tables beyond memory" in _page(site, "scale.html")
 
 
