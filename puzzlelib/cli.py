@@ -24,6 +24,7 @@ from .domains import (METHODS, PUZZLES, BlockPuzzle, PancakePuzzle, PocketCube, 
 from .domains.blocks import METRICS
 from .domains.cube import METRICS as CUBE_METRICS
 from .domains.rotation import parse_contest_input
+from .exercises import command as check_command
 from .pdb import databases as pattern_databases
 from .pdb.sliding import PARTITIONS
 from .tuning import tune
@@ -173,6 +174,11 @@ def _parser():
                                     "(a few minutes, with a bar): the commands' first calls "
                                     "then load them in about a second")
     w.add_argument("--quiet", action="store_true", help="no bar")
+    c = sub.add_parser("check", help="grade the exercises (bfs, astar, heuristic, rank, ...) "
+                                     "written in FILE.py (puzzlelib.exercises)")
+    c.add_argument("file", help="a .py file defining some of the exercises' functions")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.add_argument("--time-limit", type=float, default=None, help="seconds per exercise")
     return p
 
 
@@ -634,6 +640,8 @@ def _blocks(args):
 
 def main(argv=None):
     args = _parser().parse_args(argv)
+    if args.command == "check":
+        return check_command(args.file, args.json, args.time_limit)
     tune()  # a command runs searches: keep freed memory, start the threads (puzzlelib.tuning)
     if args.command == "warm":
         return _warm(args)

@@ -1,0 +1,150 @@
+"""Running a student's function without letting it stop the grader: a time limit, and what an
+exception says.
+
+:func:`run_limited` runs a function in a worker thread and waits at most the time left. A
+function still running then is stopped by raising :class:`TimeUp` inside its thread (between
+two of its Python instructions); both are subclasses of ``BaseException``, so a student's
+``except Exception`` does not swallow them. :func:`describe` turns an exception into one line
+with its type, message and the student's own line (the last frame of the traceback in one of
+the student's files).
+"""
+
+import ctypes
+import os
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+
+
+class TimeUp(BaseException):
+    """Raised inside a student's function that ran past its time limit."""
+
+
+class Stop(BaseException):
+    """Raised by the grader's instrumented problem to stop a student's search at once (a
+    rule broken, or too many positions generated); ``reason`` says which."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Outcome:
+    """What one call did: ``value`` (when it returned), ``error`` (the exception it raised),
+    ``timed_out``, and its ``seconds``."""
+
+    value: object = None
+    error: BaseException = None
+    timed_out: bool = False
+    seconds: float = 0.0
+
+    @property
+    def returned(self):
+        return self.error is None and not self.timed_out
+
+
+def _raise_in(thread, exc_type):
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                               ctypes.py_object(exc_type))
+
+
+def run_limited(fn, seconds):
+    """Call ``fn()`` in a worker thread; give up after ``seconds``. Never raises: returns an
+    :class:`Outcome`. A function that swallows :class:`TimeUp` is asked again for a second,
+    then left to itself (its thread is a daemon)."""
+    box = {}
+
+    def target():
+        try:
+            box["value"] = fn()
+        except BaseException as e:  # noqa: B902 - everything the student's code raises
+            box["error"] = e
+
+    t0 = time.perf_counter()
+    thread = threading.Thread(target=target, name="puzzlelib-exercise", daemon=True)
+    thread.start()
+    thread.join(max(0.0, seconds))
+    timed_out = thread.is_alive()
+    if timed_out:
+        for _ in range(20):
+            _raise_in(thread, TimeUp)
+            thread.join(0.05)
+            if not thread.is_alive():
+                break
+    seconds = time.perf_counter() - t0
+    error = box.get("error")
+    if timed_out or isinstance(error, TimeUp):
+        return Outcome(timed_out=True, seconds=seconds)
+    return Outcome(box.get("value"), error, False, seconds)
+
+
+def student_frame(exc, files):
+    """The last frame of ``exc``'s traceback in one of ``files`` (a
+    :class:`traceback.FrameSummary`), or None."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in files]
+    return frames[-1] if frames else None
+
+
+def describe(exc, files):
+    """``"KeyError: 'x' (line 12 of answers.py: parent[state])"``: the exception's type,
+    message and the student's line."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    frame = student_frame(exc, files)
+    if frame is not None:
+        where = f"line {frame.lineno} of {os.path.basename(frame.filename)}"
+        text += f" ({where}: {frame.line})" if frame.line else f" ({where})"
+    return text
+
+
+def source_files(functions):
+    """The files the student's functions were written in (their code objects' files)."""
+    out = set()
+    for f in functions:
+        code = getattr(f, "__code__", None) or getattr(getattr(f, "__call__", None), "__code__",
+                                                       None)
+        if code is not None:
+            out.add(code.co_filename)
+    return out
+
+
+class NotWritten(Exception):
+    """A student's function raised NotImplementedError: not written yet."""
+
+
+class Trial:
+    """One exercise's runs of a student's functions: ``time_limit`` seconds for all of them
+    together (the grader's own work between them not counted), and the student's files."""
+
+    def __init__(self, name, functions, time_limit):
+        self.name = name
+        self.time_limit = time_limit
+        self.used = 0.0
+        self.files = source_files(functions)
+        self.timed_out = False
+
+    def run(self, fn):
+        """``fn()`` within the time left: an :class:`Outcome`. Raises :class:`NotWritten`
+        when the student's code raised NotImplementedError."""
+        out = run_limited(fn, self.time_limit - self.used)
+        self.used += out.seconds
+        self.timed_out = self.timed_out or out.timed_out
+        if isinstance(out.error, NotImplementedError) and student_frame(out.error, self.files):
+            raise NotWritten(self.name)
+        return out
+
+    def problem_line(self, out, where):
+        """The feedback line for a run that timed out or raised (``where``: on what), or None
+        for one that returned."""
+        if out.timed_out:
+            return (f"did not return within the time limit ({self.limit_text()} for the whole "
+                    f"exercise) {where}: does it loop?")
+        if isinstance(out.error, Stop):
+            return f"{where}: {out.error.reason}"
+        if out.error is not None:
+            return f"raised {describe(out.error, self.files)} {where}"
+        return None
+
+    def limit_text(self):
+        return f"{self.time_limit:g} s"
