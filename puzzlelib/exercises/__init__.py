@@ -15,8 +15,8 @@ protocol (``initial``, ``goal``, ``actions``, ``result``, ``is_goal``, ``h``, ``
 =================  ===========================================================================
 
 :func:`check` grades functions (``check("bfs", bfs)`` -> a :class:`Report` with ``passed``,
-``score`` and ``feedback``); :func:`check_file` (:mod:`~puzzlelib.exercises.files`) grades every exercise a file defines, as
-``python -m puzzlelib check FILE.py [--json]`` does. What each check measures:
+``score`` and ``feedback``); :func:`check_file` (:mod:`~puzzlelib.exercises.files`) grades
+every exercise a file defines, as ``python -m puzzlelib check FILE.py [--json]`` does. What each check measures:
 :mod:`~puzzlelib.exercises.searches`, :mod:`~puzzlelib.exercises.heuristic`,
 :mod:`~puzzlelib.exercises.ranking`; how a search is watched:
 :mod:`~puzzlelib.exercises.watched`; the instances and their lengths from the kernels:

@@ -173,16 +173,15 @@ class Search:
 SHORTEST = "legal moves that reach the goal, as few as there can be, None where there is no way"
 SEARCHES = {s.name: s for s in [
     Search("bfs",
-           (("8-puzzle", 0, 1, 2, 5, 10, 14, 18, 20), ("8-puzzle, blank first", 13),
-            ("2x3 board", 9, 21, None), ("Rotation Puzzle 3x3", 4, 8, 11, None)),
+           (("2x3 board", 9, 21, None), ("Rotation Puzzle 3x3", 4, 8, 11, None),
+            ("8-puzzle", 0, 1, 2, 5, 10, 14, 18, 20), ("8-puzzle, blank first", 13)),
            during=_at_most(1, "a second time: breadth-first search expands each position "
                               "once (keep every position seen, skip those seen)"),
            checked=f"{SHORTEST}; no position expanded twice (its actions or successors asked "
                    f"for twice)"),
     Search("bidirectional",
-           (("8-puzzle", 0, 1, 3, 6, 12, 16, 20, 24, 28, 31),
-            ("8-puzzle, blank first", 19, 25), ("2x3 board", 13, 21, None),
-            ("Rotation Puzzle 3x3", 2, 6, 11, None)),
+           (("2x3 board", 13, 21, None), ("Rotation Puzzle 3x3", 2, 6, 11, None),
+            ("8-puzzle", 0, 1, 3, 6, 12, 16, 20, 24, 28, 31), ("8-puzzle, blank first", 19, 25)),
            during=_at_most(2, "a third time: bidirectional search expands each position at "
                               "most once from each side"),
            after=_stores_far_fewer,
@@ -190,21 +189,20 @@ SEARCHES = {s.name: s for s in [
                    f"{DEEP}+ moves away at most a third of the positions breadth-first search "
                    f"stores held at once"),
     Search("iddfs",
-           (("8-puzzle", 0, 1, 3, 5, 8, 10, 12), ("8-puzzle, blank first", 7),
-            ("2x3 board", 5, 9, 13), ("Rotation Puzzle 3x3", 2, 4, 6)),
+           (("2x3 board", 5, 9, 13), ("Rotation Puzzle 3x3", 2, 4, 6),
+            ("8-puzzle", 0, 1, 3, 5, 8, 10, 12), ("8-puzzle, blank first", 7)),
            after=_linear_memory,
            checked=f"{SHORTEST}; at most 5 positions a move of the solution plus 20 held at "
                    f"once (memory linear in the depth)"),
     Search("astar",
-           (("8-puzzle", 0, 1, 5, 10, 14, 18, 22, 26, 28, 31),
-            ("8-puzzle, blank first", 13, 25), ("2x3 board", 13, 21),
-            ("Rotation Puzzle 3x3", 6, 8)),
+           (("2x3 board", 13, 21), ("Rotation Puzzle 3x3", 6, 8),
+            ("8-puzzle", 0, 1, 5, 10, 14, 18, 22, 26, 28, 31), ("8-puzzle, blank first", 13, 25)),
            during=_f_within_length,
            checked=f"{SHORTEST}; no position expanded with f = g + h above the shortest "
                    f"length (h: problem.h, Manhattan distance on sliding tiles)"),
     Search("idastar",
-           (("8-puzzle", 0, 1, 6, 12, 16, 20, 24, 26, 28), ("8-puzzle, blank first", 19, 25),
-            ("2x3 board", 21), ("Rotation Puzzle 3x3", 4, 6)),
+           (("2x3 board", 21), ("Rotation Puzzle 3x3", 4, 6),
+            ("8-puzzle", 0, 1, 6, 12, 16, 20, 24, 26, 28), ("8-puzzle, blank first", 19, 25)),
            checked=f"{SHORTEST} (h: problem.h, Manhattan distance on sliding tiles)"),
 ]}
 

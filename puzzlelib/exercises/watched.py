@@ -3,13 +3,16 @@ that answers as the real one does and watches how it is used.
 
 It counts, per position, the calls that *expand* it (``actions(state)`` or
 ``successors(state)``: the moves from it asked for), and the positions it *generates*
-(``result``, ``successors``). The positions it hands out are tuples of a subclass that counts
-how many of them are alive, so :attr:`peak` is the most positions the search held at once
-(in a set, a queue, a path, or a variable): what it *stored*. A rule given as ``on_expand``
+(``result``, ``successors``). The positions it hands out are tuples of a subclass, each holding a
+reference to one token object, so the token's references count the positions still alive:
+:attr:`peak` is the most positions the search held at once (in a set, a queue, a path, or a
+variable), what it *stored* (copies it makes of them are not counted). A rule given as ``on_expand``
 may stop the search at once by raising :class:`~puzzlelib.exercises.worker.Stop`, and so
 does a search that generates more than ``budget`` positions (to keep a runaway search from
 using up the memory before its time limit).
 """
+
+import sys
 
 from ..teaching.problem import Problem
 from .worker import Stop
@@ -20,19 +23,18 @@ class Watched(Problem):
     and the number of times it has been (1 the first time)."""
 
     def __init__(self, problem, budget=2_000_000, on_expand=None):
-        watcher = self
-
+        # Each position handed out holds a reference to ``token``; when the student lets go
+        # of it, Python frees it and drops the reference, no code of ours running then (code
+        # run then could be where a time limit's exception lands): the live positions are
+        # ``token``'s references less those it had before.
         class State(tuple):
-            """A position handed to the student; counts how many are alive."""
-
-            __slots__ = ()
-
-            def __del__(self):
-                watcher.live -= 1
+            """A position handed to the student."""
 
         self._State = State
+        self._token = object()
+        self._base = sys.getrefcount(self._token)
         self._problem = problem
-        self.live = self.peak = 0
+        self.peak = 0
         self.generated = 0
         self.expansions = {}  # plain tuple -> times expanded
         self.budget = budget
@@ -46,10 +48,17 @@ class Watched(Problem):
         return getattr(self._problem, name)
 
     def _made(self, state):
-        self.live += 1
-        if self.live > self.peak:
-            self.peak = self.live
-        return self._State(state)
+        made = self._State(state)
+        made._token = self._token
+        live = sys.getrefcount(self._token) - self._base
+        if live > self.peak:
+            self.peak = live
+        return made
+
+    @property
+    def live(self):
+        """The positions handed out that are still referenced."""
+        return sys.getrefcount(self._token) - self._base
 
     def _expand(self, state):
         key = tuple(state)

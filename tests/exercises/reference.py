@@ -109,16 +109,17 @@ def iddfs(problem):
             return None  # nothing was cut off: every path was tried
 
 
-def astar(problem):
-    """A*: always expand the open position with the least f = g + h."""
+def best_first(problem, priority):
+    """Always expand the open position with the least ``priority(g, h)``: ``g`` its fewest
+    moves from the start known, ``h`` the problem's bound on the moves left."""
     start = problem.initial
     g = {start: 0}
     parent = {start: None}
     closed = set()
     counter = itertools.count()  # ties: the position that entered first
-    heap = [(problem.h(start), next(counter), start)]
+    heap = [(priority(0, problem.h(start)), next(counter), start)]
     while heap:
-        f, _, state = heapq.heappop(heap)
+        _, _, state = heapq.heappop(heap)
         if state in closed:
             continue  # an older entry of a position reached again in fewer moves
         if problem.is_goal(state):
@@ -129,17 +130,24 @@ def astar(problem):
             if child not in g or g[state] + 1 < g[child]:
                 g[child] = g[state] + 1
                 parent[child] = (state, action)
-                heapq.heappush(heap, (g[child] + problem.h(child), next(counter), child))
+                heapq.heappush(heap, (priority(g[child], problem.h(child)), next(counter),
+                                      child))
     return None
 
 
-def idastar(problem):
-    """IDA*: depth-first passes that cut a path when g + h goes over the bound; the next
-    bound is the least f that went over."""
+def astar(problem):
+    """A*: best-first by f = g + h."""
+    return best_first(problem, lambda g, h: g + h)
+
+
+def bounded(problem, bound):
+    """One pass of IDA*: depth-first from the start, cutting a path where f = g + h goes over
+    ``bound``. Returns ``(actions, None)`` when it finds the goal, else ``(None, the least f
+    that went over)`` (infinite when none did: there is nothing more to search)."""
     path_states = [problem.initial]
     actions = []
 
-    def search(state, g, bound):
+    def search(state, g):
         """True when found; else the least f over the bound below ``state``."""
         f = g + problem.h(state)
         if f > bound:
@@ -150,10 +158,10 @@ def idastar(problem):
         for action in problem.actions(state):
             child = problem.result(state, action)
             if child in path_states:
-                continue
+                continue  # never walk in a circle
             path_states.append(child)
             actions.append(action)
-            found = search(child, g + 1, bound)
+            found = search(child, g + 1)
             if found is True:
                 return True
             least = min(least, found)
@@ -161,14 +169,21 @@ def idastar(problem):
             actions.pop()
         return least
 
+    found = search(problem.initial, 0)
+    return (actions, None) if found is True else (None, found)
+
+
+def idastar(problem):
+    """IDA*: passes with a growing bound, from h(start); the next bound is the least f that
+    went over the last one."""
     bound = problem.h(problem.initial)
     while True:
-        found = search(problem.initial, 0, bound)
-        if found is True:
+        actions, over = bounded(problem, bound)
+        if actions is not None:
             return actions
-        if found == math.inf:
+        if over == math.inf:
             return None
-        bound = found
+        bound = over
 
 
 GOAL = (1, 2, 3, 4, 5, 6, 7, 8, 0)
