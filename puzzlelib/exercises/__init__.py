@@ -15,18 +15,17 @@ protocol (``initial``, ``goal``, ``actions``, ``result``, ``is_goal``, ``h``, ``
 =================  ===========================================================================
 
 :func:`check` grades functions (``check("bfs", bfs)`` -> a :class:`Report` with ``passed``,
-``score`` and ``feedback``); :func:`check_file` (:mod:`~puzzlelib.exercises.files`) grades
-every exercise a file defines, as ``python -m puzzlelib check FILE.py [--json]`` does. What each check measures:
-:mod:`~puzzlelib.exercises.searches`, :mod:`~puzzlelib.exercises.heuristic`,
-:mod:`~puzzlelib.exercises.ranking`; how a search is watched:
-:mod:`~puzzlelib.exercises.watched`; the instances and their lengths from the kernels:
-:mod:`~puzzlelib.exercises.instances`; time limits and exceptions:
-:mod:`~puzzlelib.exercises.worker`.
+``score`` and ``feedback``); :func:`check_file` grades every exercise a file defines, as
+``python -m puzzlelib check FILE.py [--json]`` does (:mod:`~puzzlelib.exercises.api`). What
+each check measures: :mod:`~puzzlelib.exercises.searches`,
+:mod:`~puzzlelib.exercises.heuristic`, :mod:`~puzzlelib.exercises.ranking`; how a search is
+watched: :mod:`~puzzlelib.exercises.watched`; the instances and their lengths from the
+kernels: :mod:`~puzzlelib.exercises.instances`; reports, time limits and exceptions:
+:mod:`~puzzlelib.exercises.grading`.
 """
 
-from .files import ExerciseFileError, check_file, command
-from .grader import EXERCISES, TIME_LIMIT, Exercise, check
-from .report import Report, Reports
+from .api import EXERCISES, TIME_LIMIT, Exercise, ExerciseFileError, check, check_file, command
+from .grading import Report, Reports
 
 __all__ = ["EXERCISES", "TIME_LIMIT", "Exercise", "ExerciseFileError", "Report", "Reports",
            "check", "check_file", "command"]

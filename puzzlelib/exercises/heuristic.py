@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from ..teaching.problems import manhattan_table
 from .instances import EIGHT_GOAL, eight_puzzle_positions
-from .worker import Stop
+from .grading import Stop
 
 
 def _text(state):

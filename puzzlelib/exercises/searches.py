@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from .instances import instances
 from .watched import Watched
-from .worker import Stop
+from .grading import Stop
 
 #: Starts 14 or more moves away are deep enough for bidirectional search to store far fewer
 #: positions than breadth-first search.

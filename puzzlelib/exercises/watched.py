@@ -15,7 +15,7 @@ using up the memory before its time limit).
 import sys
 
 from ..teaching.problem import Problem
-from .worker import Stop
+from .grading import Stop
 
 
 class Watched(Problem):

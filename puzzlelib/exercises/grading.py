@@ -1,20 +1,80 @@
-"""Running a student's function without letting it stop the grader: a time limit, and what an
-exception says.
+"""The grading core: what a check returns (:class:`Report`, :class:`Reports` for a file), and
+running a student's function without letting it stop the grader (a time limit, and what an
+exception says).
+
+Reports print as plain text (``print(report)``) and show as HTML in Jupyter.
 
 :func:`run_limited` runs a function in a worker thread and waits at most the time left. A
 function still running then is stopped by raising :class:`TimeUp` inside its thread (between
-two of its Python instructions); both are subclasses of ``BaseException``, so a student's
-``except Exception`` does not swallow them. :func:`describe` turns an exception into one line
-with its type, message and the student's own line (the last frame of the traceback in one of
-the student's files).
+two of its Python instructions); it and :class:`Stop` are subclasses of ``BaseException``, so
+a student's ``except Exception`` does not swallow them. :func:`describe` turns an exception
+into one line with its type, message and the student's own line (the last frame of the
+traceback in one of the student's files).
 """
 
 import ctypes
+import html
 import os
 import threading
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Report:
+    """One exercise graded. ``passed``: every check passed; ``score``: the share of checks
+    passed, 0 to 1; ``feedback``: lines for the student, the first one the most telling (the
+    first failing instance, or what passed); ``seconds``: the grading's time."""
+
+    name: str
+    passed: bool
+    score: float
+    feedback: list = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_dict(self):
+        return {"name": self.name, "passed": self.passed, "score": round(self.score, 4),
+                "feedback": list(self.feedback)}
+
+    def __str__(self):
+        head = f"{self.name}: {'passed' if self.passed else 'not passed'} (score {self.score:.2f})"
+        return "\n".join([head] + [f"  {line}" for line in self.feedback])
+
+    def _repr_html_(self):
+        colour = "#1a7f37" if self.passed else "#cf222e"
+        verdict = "passed" if self.passed else "not passed"
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in self.feedback)
+        return (f"<div><b>{html.escape(self.name)}</b>: <span style='color:{colour}'>"
+                f"<b>{verdict}</b></span> (score {self.score:.2f})<ul>{items}</ul></div>")
+
+
+class Reports(list):
+    """The reports of every exercise found in a file, in the order of
+    :data:`~puzzlelib.exercises.api.EXERCISES`."""
+
+    @property
+    def passed(self):
+        return all(r.passed for r in self)
+
+    def to_dict(self):
+        return {"exercises": [r.to_dict() for r in self]}
+
+    def rows(self):
+        return [(r.name, "yes" if r.passed else "no", f"{r.score:.2f}",
+                 r.feedback[0] if r.feedback else "") for r in self]
+
+    def __str__(self):
+        rows = [("exercise", "passed", "score", "feedback")] + self.rows()
+        widths = [max(len(row[i]) for row in rows) for i in range(3)]
+        return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths))
+                         + "  " + row[3] for row in rows)
+
+    def _repr_html_(self):
+        head = "".join(f"<th>{h}</th>" for h in ("exercise", "passed", "score", "feedback"))
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                       for row in self.rows())
+        return f"<table><tr>{head}</tr>{body}</table>"
 
 
 class TimeUp(BaseException):
