@@ -199,6 +199,40 @@ def test_a_file_that_cannot_be_graded_exits_2_with_one_line(tmp_path, capsys, te
     assert says.format(path=path) in err
 
 
+def test_a_file_that_loops_on_import_exits_2(tmp_path, capsys):
+    path = _write(tmp_path, "spins.py", "while True:\n    pass\n")
+    assert main(["check", str(path), "--time-limit", "0.5"]) == 2
+    assert capsys.readouterr().err == (f"puzzlelib: error: cannot import {path}: it runs longer "
+                                       f"than 0.5 s\n")
+
+
+def test_answers_of_the_wrong_kind_are_named():
+    report = check("heuristic", lambda state: None)
+    assert report.feedback[0] == ("8-puzzle's positions: heuristic(1 2 3 4 5 6 7 8 0) returned "
+                                  "None: a number expected")
+    report = check("bfs", lambda problem: 42)
+    assert "returned 42, not a list of actions" in report.feedback[0]
+    report = check("rank", lambda perm: 0.5, reference.unrank)
+    assert report.feedback[0] == "rank(0) returned 0.5: an integer expected"
+
+
+def test_a_search_through_successors_is_watched_too():
+    def bfs(problem):  # problem.successors(state) instead of actions and result
+        parent = {problem.initial: None}
+        frontier = [problem.initial]
+        for state in frontier:
+            if problem.is_goal(state):
+                return reference.walk_back(parent, state)
+            for action, child in problem.successors(state):
+                if child not in parent:
+                    parent[child] = (state, action)
+                    frontier.append(child)
+        return None
+
+    assert check("bfs", bfs).passed
+    assert check("iddfs", bfs).feedback[0].startswith("2x3 board, start 0 2 5 1 3 4: held up to ")
+
+
 def test_the_exit_status_from_a_process(tmp_path):
     path = _write(tmp_path, "wrong_rank.py", RANK_ONLY.replace("left.pop(d)", "left.pop(0)"))
     out = subprocess.run([sys.executable, "-m", "puzzlelib", "check", str(path), "--json"],

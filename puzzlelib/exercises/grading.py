@@ -194,16 +194,16 @@ class Trial:
             raise NotWritten(self.name)
         return out
 
-    def problem_line(self, out, where):
-        """The feedback line for a run that timed out or raised (``where``: on what), or None
-        for one that returned."""
+    def problem_line(self, out, label):
+        """The feedback line for a run on ``label`` (what it ran on) that timed out, raised,
+        or was stopped; None for one that returned."""
         if out.timed_out:
             return (f"did not return within the time limit ({self.limit_text()} for the whole "
-                    f"exercise) {where}: does it loop?")
+                    f"exercise) on the {label}: does it loop?")
         if isinstance(out.error, Stop):
-            return f"{where}: {out.error.reason}"
+            return f"{label}: {out.error.reason}"
         if out.error is not None:
-            return f"raised {describe(out.error, self.files)} {where}"
+            return f"raised {describe(out.error, self.files)} on the {label}"
         return None
 
     def limit_text(self):

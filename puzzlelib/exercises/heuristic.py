@@ -45,7 +45,7 @@ def grade_heuristic(name, functions, trial):
     order, dist, adjacent = eight_puzzle_positions()
     _means()  # (computed before the clock of the student's runs matters)
     out = trial.run(lambda: _values(h, order))
-    line = trial.problem_line(out, "on the 8-puzzle's positions")
+    line = trial.problem_line(out, "8-puzzle's positions")
     if line is not None:
         return 0.0, [line]
     values = out.value

@@ -62,7 +62,7 @@ def grade_rank(name, functions, trial):
     rank = functions[0]
     unrank = functions[1] if len(functions) > 1 else None
     out = trial.run(lambda: _all_sizes(rank, unrank))
-    line = trial.problem_line(out, "on the permutations of 0..n-1, n up to 8")
+    line = trial.problem_line(out, "permutations of 0..n-1, n up to 8")
     if line is not None:
         return 0.0, [line]
     sizes = out.value

@@ -212,7 +212,7 @@ def _one(search, fn, inst, trial):
     on_expand = search.during(inst) if search.during else None
     watched = Watched(inst.problem(), on_expand=on_expand)
     out = trial.run(lambda: fn(watched))
-    line = trial.problem_line(out, f"on the {inst.label}")
+    line = trial.problem_line(out, inst.label)
     if line is not None:
         return line
     wrong = check_answer(out.value, inst)
@@ -240,5 +240,8 @@ def grade_search(name, functions, trial):
         lines = [f"all {n} instances right"]
     else:
         lines = [first, f"{right} of {n} instances right"]
+        if trial.timed_out and line != first:
+            lines.append(f"stopped at the time limit ({trial.limit_text()} for the whole "
+                         f"exercise) on the {inst.label}")
     lines.append(f"checked: {search.checked}")
     return right / n, lines
