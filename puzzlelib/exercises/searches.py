@@ -30,9 +30,9 @@ The score is the share of instances answered right.
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .grading import Stop
 from .instances import instances
 from .watched import Watched
-from .grading import Stop
 
 #: Starts 14 or more moves away are deep enough for bidirectional search to store far fewer
 #: positions than breadth-first search.
