@@ -118,9 +118,13 @@ def run_limited(fn, seconds):
 
     def target():
         try:
-            box["value"] = fn()
-        except BaseException as e:  # noqa: B902 - everything the student's code raises
-            box["error"] = e
+            try:
+                box["value"] = fn()
+            except BaseException as e:  # noqa: B902 - everything the student's code raises
+                box["error"] = e
+            box["done"] = True
+        except TimeUp:  # one that came as fn returned
+            box["done"] = True
 
     t0 = time.perf_counter()
     thread = threading.Thread(target=target, name="puzzlelib-exercise", daemon=True)
@@ -129,13 +133,15 @@ def run_limited(fn, seconds):
     timed_out = thread.is_alive()
     if timed_out:
         for _ in range(20):
+            if box.get("done"):
+                break
             _raise_in(thread, TimeUp)
             thread.join(0.05)
             if not thread.is_alive():
                 break
     seconds = time.perf_counter() - t0
     error = box.get("error")
-    if timed_out or isinstance(error, TimeUp):
+    if (timed_out and "value" not in box) or isinstance(error, TimeUp):
         return Outcome(timed_out=True, seconds=seconds)
     return Outcome(box.get("value"), error, False, seconds)
 
