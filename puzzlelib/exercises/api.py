@@ -38,6 +38,7 @@ class Exercise:
     grade: object
 
 
+#: The exercises by name, in the order a file's are graded and reported.
 EXERCISES = {e.name: e for e in [
     Exercise("bfs", ("bfs",), "bfs(problem) -> a shortest solution's actions, or None",
              grade_search),
