@@ -16,7 +16,7 @@ from puzzlelib.search.workshare import workers
 
 
 def test_domain_functions_have_the_same_id_in_every_process():
-    assert sliding._step._uuid == "puzzlelib:puzzlelib.domains.sliding._step"
+    assert sliding._step._uuid == "puzzlelib:puzzlelib.domains.sliding.moves._step"
     assert rotation.FNS.step._uuid == "puzzlelib:puzzlelib.domains.rotation._step"
     ids = [f._uuid for bundle in (sliding.FNS, rotation.FNS, blocks.FNS, permutation.FNS_LOW_SWAPS)
            for f in bundle if f is not None]  # (optional functions: None)

@@ -14,7 +14,7 @@ from .cube import PocketCube
 from .pancake import PancakePuzzle
 from .permutation import PermutationPuzzle
 from .rotation import RotationPuzzle
-from .sliding import SlidingPuzzle
+from .sliding.puzzle import SlidingPuzzle
 from .topspin import TopSpin
 
 #: Every puzzle by the name the command line knows it by (``--puzzle NAME``).
