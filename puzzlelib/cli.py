@@ -34,6 +34,15 @@ ROTATION_MAX_OPS = RotationPuzzle.default_max_depth
 ROTATION_METHODS = ("bidir", "bfs")
 
 
+_EXPLAIN = ("print the plan (kernel, table, heuristic, threads, memory, backend, and why) and "
+            "exit without searching; with --json: {\"plan\": {...}}")
+
+
+def _explained(plan):
+    """What a command prints for ``--explain``: the plan, not searched."""
+    return {"plan": plan.to_dict()}, lambda: print(plan)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, status 2, as for every other bad input
         sys.stderr.write(f"{self.prog}: error: {message}\n")
@@ -97,6 +106,7 @@ def _parser():
                    help="where pattern databases not cached yet are built: this machine's "
                         "cores (default) or an NVIDIA GPU (sliding tiles; the cuda extra)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--explain", action="store_true", help=_EXPLAIN)
 
     l = sub.add_parser("layers", help="count positions at each depth from a start (full BFS)")
     l.add_argument("--puzzle", default="sliding", choices=tuple(PUZZLES),
@@ -128,6 +138,7 @@ def _parser():
                    help="where the table is made: this machine's cores (default) or an NVIDIA "
                         "GPU (needs the cuda extra)")
     l.add_argument("--json", action="store_true")
+    l.add_argument("--explain", action="store_true", help=_EXPLAIN)
 
     r = sub.add_parser(
         "rotation",
@@ -159,6 +170,8 @@ def _parser():
     for q in (bs, bp):
         q.add_argument("--goal", help="ROW,COL of the 2x2 piece's top-left cell at the goal "
                                       "(default: bottom rows, centred; needed on odd widths)")
+    for q in (bs, bl):
+        q.add_argument("--explain", action="store_true", help=_EXPLAIN)
     bs.add_argument("--method", default="bfs", choices=BlockPuzzle.methods[:4])
     bs.add_argument("--pdb", help="pattern database(s) for astar/idastar, e.g. 36-0-0-f or "
                                   "30-0-3-f,30-3-0-f (the maximum is used)")
@@ -540,7 +553,9 @@ def _solve(args):
     res = solve(puzzle, start, method=args.method, heuristic=heuristic, reflect=reflect,
                 all_solutions=args.all, progress=True if args.progress else None,
                 threads=_threads(args.threads), backend=args.backend, prune=args.prune,
-                order=args.order, **kw)
+                order=args.order, explain=args.explain, **kw)
+    if args.explain:
+        return _explained(res)
     if args.puzzle == "sliding" and res.length < 0:
         # earlier versions stopped here with status 3: no solution within the bound
         raise SearchLimitError(f"{res.method} found no solution ({res.status})")
@@ -592,7 +607,9 @@ def _layers(args):
         res = layers(puzzle, start, progress=True if args.progress else None,
                      threads=_threads(args.threads), max_depth=args.max_depth,
                      table=args.table, checkpoint=checkpoint, client=client,
-                     backend=args.backend)
+                     backend=args.backend, explain=args.explain)
+    if args.explain:
+        return _explained(res)
     legacy = {"sliding": _sliding_layers, "blocks": _block_layers,
               "rotation": _rotation_layers}.get(args.puzzle, _permutation_layers)
     return _as_json(res, legacy), lambda: _print_layers(res)
@@ -624,11 +641,15 @@ def _blocks(args):
         if args.pdb and args.method == "bfs":
             raise PuzzleError("a pattern database guides A* or IDA*, not breadth-first search")
         res = solve(puzzle, board, method=args.method, heuristic=args.pdb or None,
-                    progress=progress, **kw)
+                    progress=progress, explain=args.explain, **kw)
+        if args.explain:
+            return _explained(res)
         return _as_json(res, _block_solution), lambda: _print_block_solution(res)
     if args.blocks_command == "layers":
         puzzle = BlockPuzzle(board, metric=args.metric, goal=False)
-        res = layers(puzzle, board, progress=progress)
+        res = layers(puzzle, board, progress=progress, explain=args.explain)
+        if args.explain:
+            return _explained(res)
         return _as_json(res, _block_layers), lambda: _print_block_layers(res)
     names = [nm.strip() for nm in args.name.split(",") if nm.strip()]
     if not names:

@@ -16,9 +16,9 @@ a lower bound, a heuristic for :func:`~puzzlelib.solve`'s ``idastar``, ``astar``
   TopSpin, the Pocket Cube, your own), combined by their maximum.
 
 All keep their files through :mod:`puzzlelib.core.store` (atomic writes, checksums) under
-``<cache root>/pdb``. A puzzle joins by having a module here with the three functions below
-(``is_name``, ``guide``, ``databases``) and an entry in :data:`KINDS`, under its name or its
-``pdb_kind`` (every :class:`~puzzlelib.PermutationPuzzle` has ``"permutation"``).
+``<cache root>/pdb``. A puzzle joins by having a module here with the four functions below
+(``is_name``, ``plan``, ``guide``, ``databases``) and an entry in :data:`KINDS`, under its name
+or its ``pdb_kind`` (every :class:`~puzzlelib.PermutationPuzzle` has ``"permutation"``).
 """
 
 from ..core.errors import PuzzleError
@@ -64,6 +64,16 @@ def guide(puzzle, spec, reflect=None, progress=None, cache=True, backend="cpu"):
     mod = _module(puzzle)
     return mod.guide(puzzle, spec, reflect=reflect, progress=progress, cache=cache,
                      **_backend(puzzle, mod, backend))
+
+
+def plan(puzzle, spec, reflect=None, cache=True, backend="cpu"):
+    """What :func:`guide` would load or build, without loading or building anything:
+    ``(databases, info)``, one ``{"name", "entries", "source", "build_bytes"}`` per database
+    (``source``: ``"memory"``, ``"cache"`` or ``"build"``), and what :func:`guide` reports;
+    the same checks, the same errors (the planner of :mod:`puzzlelib.plan` calls it)."""
+    mod = _module(puzzle)
+    _backend(puzzle, mod, backend)
+    return mod.plan(puzzle, spec, reflect=reflect, cache=cache)
 
 
 def databases(puzzle, spec, progress=None, cache=True, backend="cpu"):

@@ -685,6 +685,28 @@ def databases(puzzle, spec, progress=None, cache=True):
     return block_pdbs(puzzle, names, progress=progress, cache=cache)
 
 
+def plan(puzzle, spec, reflect=None, cache=True):
+    """What :func:`guide` would load or build, without either: ``(databases, info)``, one
+    ``{"name", "entries", "source"}`` per database (``entries``: None, known once built), and
+    what :func:`guide` reports. The same checks as :func:`guide`, the same errors."""
+    if reflect is not None:
+        raise PuzzleError("reflect applies to sliding-tile pattern databases")
+    names = _names(spec)
+    if not names:
+        raise PuzzleError("no pattern database named")
+    for nm in names:
+        parse_name(nm, puzzle.counts)
+    if puzzle.goal is None:
+        raise PuzzleError("a pattern database needs a goal (the daughter's place)")
+    out = []
+    for nm in names:
+        key = _key(puzzle, nm)
+        source = ("memory" if key in _MEMORY else
+                  "cache" if cache and (cache_dir() / key).exists() else "build")
+        out.append({"name": nm, "entries": None, "source": source, "build_bytes": None})
+    return out, {"heuristic": ",".join(names), "pdb": names}
+
+
 def guide(puzzle, spec, reflect=None, progress=None, cache=True):
     """``puzzle`` guided by the greatest value of the databases ``spec``, and what to report:
     their names and sizes."""

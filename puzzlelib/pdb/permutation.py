@@ -307,6 +307,24 @@ def databases(puzzle, spec, progress=None, cache=True):
     return [pattern_database(puzzle, g, progress=progress, cache=cache) for g in groups]
 
 
+def plan(puzzle, spec, reflect=None, cache=True):
+    """What :func:`guide` would load or build, without either: ``(databases, info)``, one
+    ``{"name", "entries", "source"}`` per database, and what :func:`guide` reports. The same
+    checks as :func:`guide`, the same errors."""
+    if reflect is not None:
+        raise PuzzleError("reflect applies to sliding tiles' pattern databases")
+    out = []
+    for g in parse_spec(puzzle, spec):
+        idx = piece_numbers(puzzle, g)
+        key = (puzzle.definition_digest(), tuple(idx))
+        size = n_entries(puzzle, len(idx))
+        source = ("memory" if key in _MEMORY else
+                  "cache" if cache and _file_for(puzzle, idx).exists() else "build")
+        out.append({"name": "pieces " + ",".join(str(_label(x)) for x in g), "entries": size,
+                    "source": source, "build_bytes": size})
+    return out, {"heuristic": spec if isinstance(spec, str) else "pdb"}
+
+
 def guide(puzzle, spec, reflect=None, progress=None, cache=True):
     """``puzzle`` guided by the maximum of the databases ``spec`` (built with a progress bar
     unless ``progress`` is False), and what to report."""

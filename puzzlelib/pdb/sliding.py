@@ -15,6 +15,8 @@ Databases are cached under ``<cache root>/pdb`` through :mod:`puzzlelib.core.sto
 atomically, checked against a SHA-256 on every load, built again when the check fails.
 """
 
+import math
+
 import numpy as np
 from numba import prange
 
@@ -364,6 +366,25 @@ def databases(puzzle, spec, progress=None, cache=True, backend="cpu"):
     _, cell_groups, blank, _ = puzzle.pattern_groups(_label_groups(puzzle, spec), False)
     return [pattern_database(puzzle.rows, puzzle.cols, cells, blank, progress=progress,
                              cache=cache, backend=backend) for cells in cell_groups]
+
+
+def plan(puzzle, spec, reflect=None, cache=True):
+    """What :func:`guide` would load or build, without either: ``(databases, info)``, one
+    ``{"name", "entries", "source"}`` per database (``source``: ``"memory"``, ``"cache"`` or
+    ``"build"``; ``build_bytes``: what a build holds) and what :func:`guide` reports. The same
+    checks as :func:`guide`, the same errors."""
+    groups, cell_groups, blank, reflect = puzzle.pattern_groups(_label_groups(puzzle, spec),
+                                                                reflect)
+    out = []
+    n = puzzle.rows * puzzle.cols
+    for labels, cells in zip(groups, cell_groups):
+        key = (puzzle.rows, puzzle.cols, tuple(int(c) for c in cells), int(blank))
+        placements = math.perm(n, len(cells))  # (as PatternSpace counts them, unbuilt)
+        source = ("memory" if key in _MEMORY else
+                  "cache" if cache and _file_for(*key).exists() else "build")
+        out.append({"name": f"tiles {'-'.join(map(str, labels))}", "entries": placements,
+                    "source": source, "build_bytes": placements * (n - len(cells) + 1)})
+    return out, {"heuristic": spec if isinstance(spec, str) else "pdb", "reflect": reflect}
 
 
 def guide(puzzle, spec, reflect=None, progress=None, cache=True, backend="cpu"):
