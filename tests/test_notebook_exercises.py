@@ -37,9 +37,10 @@ def answers(names):
             continue
         wanted.append(node)
         todo += [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defined]
-    parts = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-    parts += [n for n in tree.body if any(n is w for w in wanted)]
-    return "\n\n\n".join(ast.get_source_segment(SOURCE, n) for n in parts)
+    imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    parts = [n for n in tree.body if any(n is w for w in wanted)]
+    return "\n\n\n".join(["\n".join(ast.get_source_segment(SOURCE, n) for n in imports)]
+                          + [ast.get_source_segment(SOURCE, n) for n in parts])
 
 
 def student_cells(nb):
