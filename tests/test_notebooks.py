@@ -3,19 +3,23 @@ the source documents' published figures beside ours, equal where they must be, a
 committed executed."""
 
 import csv
+import re
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from puzzlelib import reproduce
+from puzzlelib.exercises import EXERCISES
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 BOOKS = {b.stem: b for b in reproduce.notebooks()}
 NAMES = ["00_search_algorithms", "01_8puzzle_bfs_iddfs", "02_indistinguishable_pieces", "03_15puzzle_astar_pdb",
          "04_rotation_bidirectional", "05_block_puzzles_pdb", "06_your_own_puzzle",
-         "07_beyond_memory"]
+         "07_beyond_memory", "08_exercises"]
+#: The table each notebook saves: the published figures beside ours, or (08) the grades.
+TABLES = {"08_exercises": "grades.csv"}
 
 
 def _csv(path):
@@ -50,7 +54,7 @@ def test_notebook_executes_small_and_saves_figures_and_tables(name, ran):
               if o.get("output_type") == "error"]
     assert not errors
     assert len(list(folder.glob("*.png"))) >= 3, "the notebook saved too few figures"
-    assert (folder / "published_vs_ours.csv").exists()
+    assert (folder / TABLES.get(name, "published_vs_ours.csv")).exists()
 
 
 def test_00_puts_every_algorithm_beside_its_plain_version(ran):
@@ -193,9 +197,9 @@ def _gifs(nb):
     return out
 
 
-@pytest.mark.parametrize("name", NAMES[:6])
+@pytest.mark.parametrize("name", NAMES[:6] + NAMES[8:])
 def test_committed_notebook_carries_its_animations(name):
-    """Notebooks 00-05 show their solutions moving, on any viewer: each carries animated GIFs
+    """Notebooks 00-05 and 08 show their solutions moving, on any viewer: each carries animated GIFs
     in its saved outputs, and the controls to run it again on another instance."""
     nb = nbformat.read(BOOKS[name], as_version=4)
     frames = _gifs(nb)
@@ -217,6 +221,17 @@ def test_plain_searches_come_from_the_teaching_package(name):
             assert word not in source, f"{name}: code cell {k} uses {word}"
     assert any("inspect.getsource(teaching." in source for source in code), (
         f"{name}: prints no plain version from puzzlelib.teaching")
+
+
+def test_08_left_blank_says_not_yet_for_every_exercise(ran):
+    """The exercises as committed, blanks left: each check cell and the last cell's table
+    report the exercise as not written yet (no error: the small run's test above)."""
+    executed = nbformat.read(ran(NAMES[8]).parent / f"{NAMES[8]}.ipynb", as_version=4)
+    shown = [str(c.outputs) for c in executed.cells if c.cell_type == "code"]
+    for name in EXERCISES:
+        says = re.compile(rf"\b{name} is not written yet")
+        assert sum(bool(says.search(s)) for s in shown) == 2, name  # its check, the last cell
+    assert f"0 of {len(EXERCISES)} exercises passed" in shown[-1]
 
 
 def test_failure_names_notebook_and_cell(tmp_path):
