@@ -261,7 +261,8 @@ def test_depth_first_pdb_step_searches_the_same_tree(groups, reflect, rng):
                 for fns in (puz.fns, puz.dfs_fns):
                     st = s.copy()
                     path = np.zeros(bound + 1, dtype=np.int64)
-                    res = _dfs_bounded(DepthFirst(fns, puz.params, count_all), st, h0, 0, -1, bound, path, 0)
+                    res = _dfs_bounded(DepthFirst(fns, puz.params, count_all), st, h0, 0, -1,
+                                       bound, path, 0)
                     assert np.array_equal(st[:n_val], s[:n_val])
                     out.append((tuple(int(x) for x in res), path[: max(res[3], 0)].tolist()))
                 assert out[0] == out[1]

@@ -19,6 +19,20 @@ each position a pass enters with its depth, and a pass that reaches a position a
 deep skips it: its subtree, searched with at least as much room under the bound, held no
 solution. The first solution is still optimal (counting all of them needs every path, so the
 table is for single solutions only).
+
+**One search, one record, one kernel.** What a search is asked is one :class:`DepthFirst`
+record (a namedtuple: the domain's ``fns`` and ``p``, ``count_all``, and the ``ffns``, ``cfns``,
+``tt``, ``skip`` and ``order`` it may use, ``None`` where not), and every pass, whatever it
+uses, is one call of one kernel, ``_dfs_bounded(ctx, state, h0, g0, last, bound, path,
+budget) -> Pass``: one loop over an explicit :class:`Stack`. Where the loops of a domain's
+kinds differ (the plain loop steps in place and undoes by the inverse move; the candidates loop
+lists each level's candidate moves and makes a child on a copy of its parent's row; the cursor
+loop looks at a child before making it), a small step function is chosen by numba from the
+record's type when it compiles the kernel, as are the options (an automaton, a move order, a
+transposition table): no flag is tested per node. The passes of one search run in one call
+(``_deepen_passes(ctx, state, h0, bound, path, limits, nodes, expanded) -> Deepened``), shared
+among threads (``_split_pass``), or one search per thread (``_deepen_batch``); results are
+namedtuples read by name.
 """
 
 from collections import namedtuple
@@ -27,7 +41,10 @@ import numba
 import numpy as np
 from numba import prange, types
 from numba.core.errors import TypingError
-from numba.extending import overload
+from numba.core.typing.typeof import typeof
+from numba.core.datamodel import models, register_default
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic, overload, typeof_impl
 
 from ..core.jit import jit, kernel
 from ..core.contract import ILLEGAL, play
@@ -84,6 +101,75 @@ Transpositions = namedtuple("Transpositions", ["slots", "pool", "depths", "passe
                                                "current"])
 
 NOTHING_OVER = np.int64(1) << 62
+
+# The type of a DepthFirst record. numba's dispatcher types an argument of numbers, arrays and
+# tuples of them (``params``) from a fingerprint in a few microseconds, but a tuple holding
+# functions (a DepthFirst record) the slow way, field by field, and then hashes its type (a
+# hash of every type nested in it): more than some small searches take. So a record's type is
+# worked out from its fields' fingerprints, and it keeps its hash.
+try:
+    from numba._dispatcher import compute_fingerprint
+except ImportError:  # (another numba: the slow way)
+    def compute_fingerprint(val):
+        raise NotImplementedError
+_FIELD_TYPES = {}  # a field's fingerprint -> its type
+_RECORD_TYPES = {}  # the ids of the fields' types -> (those types, the record's type)
+
+
+class DepthFirstType(types.NamedTuple):
+    """numba's type of a :class:`DepthFirst` record: a namedtuple's, whose hash is kept."""
+
+    def __hash__(self):
+        hit = _RECORD_TYPES.get(tuple(map(id, self.types)))
+        if hit is None or hit[1] is not self:
+            return super().__hash__()
+        return hit[2]
+
+
+register_default(DepthFirstType)(models.TupleModel)
+
+
+def _record_type(fields):
+    """The :class:`DepthFirstType` of fields of these numba types."""
+    key = tuple(map(id, fields))
+    hit = _RECORD_TYPES.get(key)
+    if hit is None:
+        ty = DepthFirstType(fields, DepthFirst)
+        hit = (fields, ty, hash(ty.key))  # (the fields kept: their ids stay theirs)
+        if len(_RECORD_TYPES) < 4096:
+            _RECORD_TYPES[key] = hit
+    return hit[1]
+
+
+def _typeof_field(val, c):
+    try:
+        key = compute_fingerprint(val)
+    except (NotImplementedError, TypeError, ValueError):
+        return typeof(val, c.purpose)  # bundles of functions: cached by their own typeof
+    ty = _FIELD_TYPES.get(key)
+    if ty is None:
+        ty = typeof(val, c.purpose)
+        if len(_FIELD_TYPES) < 4096:
+            _FIELD_TYPES[key] = ty
+    return ty
+
+
+@typeof_impl.register(DepthFirst)
+def _typeof_depth_first(val, c):
+    return _record_type(tuple(_typeof_field(x, c) for x in val))
+
+
+@intrinsic
+def depth_first(typingctx, fns, p, count_all, ffns, cfns, tt, skip, order):
+    """A :class:`DepthFirst` record made in compiled code (of the same type as one passed in)."""
+    given = (fns, p, count_all, ffns, cfns, tt, skip, order)
+    fields = tuple(types.unliteral(t) for t in given)
+
+    def codegen(context, builder, sig, args):
+        values = [context.cast(builder, v, t, f) for v, t, f in zip(args, given, fields)]
+        out = context.make_tuple(builder, sig.return_type, values)
+        return impl_ret_borrowed(context, builder, sig.return_type, out)
+    return _record_type(fields)(*given), codegen
 
 
 @kernel
@@ -541,7 +627,7 @@ def _root_frontier(ctx, start, h0, bound, want, record):
     expanded nodes are counted, not recorded (a pass counting every solution needs no more).
     With ``skip`` (see :class:`DepthFirst`) the "last moves" are the automaton's states."""
     fns, p = ctx.fns, ctx.p
-    plain = DepthFirst(fns, p, ctx.count_all, None, None, None, ctx.skip, None)
+    plain = depth_first(fns, p, ctx.count_all, None, None, None, ctx.skip, None)
     L = p.state_len
     cur_s = np.empty((1, L), dtype=np.uint8)
     cur_s[0] = start
@@ -701,7 +787,7 @@ def _threaded(fns, p, count_all, cfns, skip):
     """The :class:`DepthFirst` record (no ``ffns``, ``tt`` nor ``order``) inside a parallel
     loop: numba's parallel loops take no record of functions and arrays (nor one taken apart
     in the same kernel), so the parallel kernels take its fields and make it again in it."""
-    return DepthFirst(fns, p, count_all, None, cfns, None, skip, None)
+    return depth_first(fns, p, count_all, None, cfns, None, skip, None)
 
 
 def split_subtrees(last_pass_nodes):
@@ -793,7 +879,7 @@ class DeepeningResult:
                  "first_bound", "last_bound", "space_exhausted", "stored", "memory_bytes")
 
     def __init__(self, status, length, path, solutions, generated, expanded, iterations, first,
-                 last, exhausted, stored, memory_bytes):
+                 last, exhausted, *, stored, memory_bytes):
         self.status, self.length, self.path = int(status), int(length), path
         self.solutions, self.generated, self.expanded = int(solutions), int(generated), int(
             expanded)
@@ -897,8 +983,8 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
         deepest = min(done, max_bound)
         return DeepeningResult(
             status, length, path[:max(length, 0)].copy(), sols, nodes, expanded, iterations,
-            first, done, exhausted, deepest + 1 + held,
-            path.nbytes + stack_bytes(p, deepest, ffns is not None) + tt_bytes)
+            first, done, exhausted, stored=deepest + 1 + held,
+            memory_bytes=path.nbytes + stack_bytes(p, deepest, ffns is not None) + tt_bytes)
 
     while bound <= max_bound:
         if can_split and bound >= SPLIT_MIN_BOUND and last >= split_after:
