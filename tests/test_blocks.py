@@ -524,16 +524,16 @@ def test_seen_before_prunes_only_no_shallower_repeats_in_the_same_pass():
 
     tt = new_transpositions(3, 4)
     a, b = np.array([1, 2, 3], dtype=np.uint8), np.array([3, 2, 1], dtype=np.uint8)
-    tt[4][1] = 1  # pass 1
+    tt.current[0] = 1  # pass 1
     assert not _seen_before(tt, a, 5)  # recorded at depth 5
     assert _seen_before(tt, a, 5) and _seen_before(tt, a, 7)  # as deep or deeper: skip
     assert not _seen_before(tt, a, 4)  # shallower: search it, and record depth 4
     assert _seen_before(tt, a, 4) and not _seen_before(tt, b, 9)
-    tt[4][1] = 2  # the next pass: nothing recorded before prunes
+    tt.current[0] = 2  # the next pass: nothing recorded before prunes
     assert not _seen_before(tt, a, 6) and _seen_before(tt, a, 6)
-    assert int(tt[4][0]) == 2  # two positions stored
+    assert int(tt.stored[0]) == 2  # two positions stored
     full = new_transpositions(3, 1)
-    full[4][1] = 1
+    full.current[0] = 1
     assert not _seen_before(full, a, 1) and not _seen_before(full, b, 1)
     assert not _seen_before(full, b, 1)  # no room: b is never recorded, never skipped
 

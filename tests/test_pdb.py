@@ -246,7 +246,7 @@ def test_depth_first_pdb_step_searches_the_same_tree(groups, reflect, rng):
     counting all; the start state comes back (board and values), and along any walk the step's
     values are the board's."""
     from puzzlelib.domains.sliding import FNS_PDB_DFS
-    from puzzlelib.search.idastar import _dfs_bounded
+    from puzzlelib.search.idastar import DepthFirst, _dfs_bounded
 
     puz = guided(3, 3, groups, reflect)
     assert puz.dfs_fns is FNS_PDB_DFS and puz.fns is not FNS_PDB_DFS
@@ -261,7 +261,8 @@ def test_depth_first_pdb_step_searches_the_same_tree(groups, reflect, rng):
                 for fns in (puz.fns, puz.dfs_fns):
                     st = s.copy()
                     path = np.zeros(bound + 1, dtype=np.int64)
-                    res = _dfs_bounded(st, h0, 0, -1, bound, fns, puz.params, count_all, path, 0)
+                    res = _dfs_bounded(DepthFirst(fns, puz.params, count_all), st, h0, 0, -1,
+                                       bound, path, 0)
                     assert np.array_equal(st[:n_val], s[:n_val])
                     out.append((tuple(int(x) for x in res), path[: max(res[3], 0)].tolist()))
                 assert out[0] == out[1]

@@ -319,7 +319,7 @@ def test_cursor_loop_searches_the_same_tree(size, goal, kwargs, rng):
     against the general loop, pass by pass: same solutions, nodes, next bound, first path,
     nodes expanded, with or without counting all and under a node budget; the state comes back
     unchanged."""
-    from puzzlelib.search.idastar import _dfs_bounded
+    from puzzlelib.search.idastar import DepthFirst, _dfs_bounded
 
     rows, cols = size
     puz = SlidingPuzzle(rows, cols, goal=goal, **kwargs)
@@ -336,8 +336,8 @@ def test_cursor_loop_searches_the_same_tree(size, goal, kwargs, rng):
                     for cfns in (None, puz.cfns):
                         st = s.copy()
                         path = np.full(bound + 1, -7, dtype=np.int64)
-                        r = _dfs_bounded(st, h0, 0, -1, bound, puz.fns, puz.params, count_all,
-                                         path, budget, None, cfns)
+                        r = _dfs_bounded(DepthFirst(puz.fns, puz.params, count_all, cfns=cfns),
+                                         st, h0, 0, -1, bound, path, budget)
                         assert np.array_equal(st, s)
                         out.append((tuple(int(x) for x in r), path.tolist()))
                     assert out[0] == out[1], (board, bound, count_all, budget)

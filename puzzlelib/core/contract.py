@@ -84,6 +84,14 @@ looks at a child before making it, so a child pruned by its bound is never made 
 
 The other searches ignore it.
 
+Depth-first search takes what a domain offers it as one record
+(:class:`puzzlelib.search.idastar.DepthFirst`: ``fns``, ``params``, and the ``FrontierFns`` or
+``CursorFns`` it may use) and runs one kernel on it, whose loop is compiled for the bundles
+given: ``CursorFns`` where there are some, else ``FrontierFns``' candidate moves, else ``step``
+and ``inverse`` alone. A domain therefore offers depth-first search one ``DomainFns`` (its
+``dfs_fns``: a ``step`` whose undo is cheap, which may differ from the ``fns`` of the other
+searches) and at most one of the two; the kernel uses no more than one.
+
 A domain whose positions fit in 64 bits can also offer bidirectional search
 (:mod:`puzzlelib.search.bidirectional`) a *key*, bundled in a :class:`KeyFns`; the search then
 keeps each side's positions as keys in a hash set and makes a child's key straight from its

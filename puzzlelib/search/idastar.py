@@ -19,11 +19,32 @@ each position a pass enters with its depth, and a pass that reaches a position a
 deep skips it: its subtree, searched with at least as much room under the bound, held no
 solution. The first solution is still optimal (counting all of them needs every path, so the
 table is for single solutions only).
+
+**One search, one record, one kernel.** What a search is asked is one :class:`DepthFirst`
+record (a namedtuple: the domain's ``fns`` and ``p``, ``count_all``, and the ``ffns``, ``cfns``,
+``tt``, ``skip`` and ``order`` it may use, ``None`` where not), and every pass, whatever it
+uses, is one call of one kernel, ``_dfs_bounded(ctx, state, h0, g0, last, bound, path,
+budget) -> Pass``: one loop over an explicit :class:`Stack`. Where the loops of a domain's
+kinds differ (the plain loop steps in place and undoes by the inverse move; the candidates loop
+lists each level's candidate moves and makes a child on a copy of its parent's row; the cursor
+loop looks at a child before making it), a small step function is chosen by numba from the
+record's type when it compiles the kernel, as are the options (an automaton, a move order, a
+transposition table): no flag is tested per node. The passes of one search run in one call
+(``_deepen_passes(ctx, state, h0, bound, path, limits, nodes, expanded) -> Deepened``), shared
+among threads (``_split_pass``), or one search per thread (``_deepen_batch``); results are
+namedtuples read by name.
 """
+
+from collections import namedtuple
 
 import numba
 import numpy as np
-from numba import prange
+from numba import prange, types
+from numba.core.errors import TypingError
+from numba.core.typing.typeof import typeof
+from numba.core.datamodel import models, register_default
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic, overload, typeof_impl
 
 from ..core.jit import jit, kernel
 from ..core.contract import ILLEGAL, play
@@ -53,204 +74,506 @@ SPLIT_MIN_NODES = 1 << 11
 HAND_OVER_NODES = 1 << 20
 
 
+#: The search a depth-first pass makes, the one record every kernel here is given (numba compiles
+#: them for its fields' types): the domain's ``fns`` and ``p``, ``count_all`` (go on after the
+#: first solution, counting every one), and what the search may use beyond ``step``, each ``None``
+#: when not used: ``ffns`` (:class:`~puzzlelib.core.contract.FrontierFns`: the candidates loop),
+#: ``cfns`` (:class:`~puzzlelib.core.contract.CursorFns`: the cursor loop), ``tt`` (a
+#: :class:`Transpositions` table, with ``ffns`` and one solution), ``skip`` (an automaton of move
+#: strings not to play) and ``order`` (the move numbers in the order they are tried; plain loop).
+DepthFirst = namedtuple("DepthFirst", ["fns", "p", "count_all", "ffns", "cfns", "tt", "skip",
+                                       "order"], defaults=(False, None, None, None, None, None))
+
+#: What one pass found: the solutions, the nodes generated (negative: stopped by its budget),
+#: the smallest ``f`` over the bound (``1 << 62``: none), the first solution's length from the
+#: pass's start (-1: none) and the nodes expanded.
+Pass = namedtuple("Pass", ["solutions", "nodes", "over", "length", "expanded"])
+
+#: A pass's own arrays, one entry per depth (an array the search does not use has none):
+#: the index of the next move to try, ``h``, the move made, the automaton's state (``skip``),
+#: the cursor (``cfns``), and for ``ffns`` the level's state, candidate moves and their number.
+Stack = namedtuple("Stack", ["next_i", "hs", "moves", "qs", "cursors", "rows", "cand", "n_cand"])
+
+#: A transposition table (:func:`new_transpositions`): a hash set of positions (``slots``,
+#: ``pool``), each one's ``depths`` and ``passes`` (the pass that recorded it), the number of
+#: positions ``stored`` and the ``current`` pass (one-entry arrays, so that kernels advance them).
+Transpositions = namedtuple("Transpositions", ["slots", "pool", "depths", "passes", "stored",
+                                               "current"])
+
+NOTHING_OVER = np.int64(1) << 62
+
+# The type of a DepthFirst record. numba's dispatcher types an argument of numbers, arrays and
+# tuples of them (``params``) from a fingerprint in a few microseconds, but a tuple holding
+# functions (a DepthFirst record) the slow way, field by field, and then hashes its type (a
+# hash of every type nested in it): more than some small searches take. So a record's type is
+# worked out from its fields' fingerprints, and it keeps its hash.
+try:
+    from numba._dispatcher import compute_fingerprint
+except ImportError:  # (another numba: the slow way)
+    def compute_fingerprint(val):
+        raise NotImplementedError
+_FIELD_TYPES = {}  # a field's fingerprint -> its type
+_RECORD_TYPES = {}  # the ids of the fields' types -> (those types, the record's type)
+
+
+class DepthFirstType(types.NamedTuple):
+    """numba's type of a :class:`DepthFirst` record: a namedtuple's, whose hash is kept."""
+
+    def __hash__(self):
+        hit = _RECORD_TYPES.get(tuple(map(id, self.types)))
+        if hit is None or hit[1] is not self:
+            return super().__hash__()
+        return hit[2]
+
+
+register_default(DepthFirstType)(models.TupleModel)
+
+
+def _record_type(fields):
+    """The :class:`DepthFirstType` of fields of these numba types."""
+    key = tuple(map(id, fields))
+    hit = _RECORD_TYPES.get(key)
+    if hit is None:
+        ty = DepthFirstType(fields, DepthFirst)
+        hit = (fields, ty, hash(ty.key))  # (the fields kept: their ids stay theirs)
+        if len(_RECORD_TYPES) < 4096:
+            _RECORD_TYPES[key] = hit
+    return hit[1]
+
+
+def _typeof_field(val, c):
+    try:
+        key = compute_fingerprint(val)
+    except (NotImplementedError, TypeError, ValueError):
+        return typeof(val, c.purpose)  # bundles of functions: cached by their own typeof
+    ty = _FIELD_TYPES.get(key)
+    if ty is None:
+        ty = typeof(val, c.purpose)
+        if len(_FIELD_TYPES) < 4096:
+            _FIELD_TYPES[key] = ty
+    return ty
+
+
+@typeof_impl.register(DepthFirst)
+def _typeof_depth_first(val, c):
+    return _record_type(tuple(_typeof_field(x, c) for x in val))
+
+
+@intrinsic
+def depth_first(typingctx, fns, p, count_all, ffns, cfns, tt, skip, order):
+    """A :class:`DepthFirst` record made in compiled code (of the same type as one passed in)."""
+    given = (fns, p, count_all, ffns, cfns, tt, skip, order)
+    fields = tuple(types.unliteral(t) for t in given)
+
+    def codegen(context, builder, sig, args):
+        values = [context.cast(builder, v, t, f) for v, t, f in zip(args, given, fields)]
+        out = context.make_tuple(builder, sig.return_type, values)
+        return impl_ret_borrowed(context, builder, sig.return_type, out)
+    return _record_type(fields)(*given), codegen
+
+
 @kernel
-def _dfs_bounded(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, ffns=None,
-                 cfns=None, tt=None, skip=None, order=None):
-    """One depth-first pass below ``bound`` from a state ``g0`` moves deep, reached by move
-    ``last`` (-1 at the root). ``state`` is restored on return.
+def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
+    """One depth-first pass of the search ``ctx`` (a :class:`DepthFirst`) below ``bound``, from
+    a state ``g0`` moves deep, reached by move ``last`` (-1 at the root; with ``skip``, the
+    automaton's state, 0 at the start), stopping after ``budget`` nodes (0: never). ``state`` is
+    restored on return. Returns a :class:`Pass`; the first solution's moves are left in
+    ``path``. A node is expanded when its moves are tried: this state, and every node entered
+    below it.
 
-    Without ``ffns`` every move number is tried and a move is undone by its inverse (the
-    sliding-tile hot loop). With a domain's :class:`~puzzlelib.core.contract.FrontierFns` (block
-    puzzles: hundreds of move numbers, a few dozen worth trying, and a heuristic looked up in
-    pattern databases) see :func:`_dfs_bounded_candidates`; with its
-    :class:`~puzzlelib.core.contract.CursorFns` (sliding tiles), :func:`_dfs_bounded_cursor`.
+    One loop for every kind of search; where they differ, a small function is chosen by
+    ``ctx``'s type (:func:`_per_kind`). The plain loop tries every move number (or ``order``)
+    and undoes a move by its inverse. The candidates loop lists each state's candidate moves
+    once when it is entered, and makes a child on a copy of its parent (one row per depth), so
+    nothing is undone (undoing a block-puzzle move would look the pattern databases up again);
+    with a transposition table a child this pass has entered before at no greater depth is not
+    entered again (:func:`_seen_before`). The cursor loop keeps the cursor (the blank) in a
+    register, lists only legal moves and looks at a child (``peek``) before it is made, so one
+    pruned by the bound costs no move and no undo. All search the same tree with the same node
+    counts; the candidates loop tries the children in the candidates' order.
 
-    ``tt``: a transposition table (:func:`new_transpositions`; with ``ffns`` only).
-
-    ``skip``: an automaton over the moves (``skip[q, m]``: the state after move ``m`` in state
-    ``q``, -1 for a move not to make; :mod:`puzzlelib.domains.cycles`) that then replaces the
-    test against the last move's inverse, and ``last`` is its state here (0 at the start).
-
-    ``order``: the move numbers in the order they are tried (default: by number); only without
-    ``ffns`` and ``cfns``.
-
-    Returns (solutions found, nodes generated, smallest f over the bound, first solution length
-    counted from this state, nodes expanded). The first solution's moves are left in ``path``.
-    A node is expanded when its moves are tried: this state, and every node entered below it.
-    """
-    if cfns is not None:
-        return _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path,
-                                   node_budget, cfns, skip)
-    if ffns is not None:
-        return _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path,
-                                       node_budget, ffns, tt)
-    n_moves = p.n_moves
+    The stack is indexed with unsigned integers: numba makes a signed index that might be
+    negative count from the array's end, a few instructions per access."""
+    fns, p = ctx.fns, ctx.p
+    _enter_pass(ctx, state, g0)
     bound -= g0  # from here on, depths count from this state
-    max_depth = bound
-    next_move = np.zeros(max_depth + 1, dtype=np.int64)
-    hs = np.empty(max_depth + 1, dtype=np.int64)
-    moves = np.empty(max_depth + 1, dtype=np.int64)
-    qs = np.empty(max_depth + 1 if skip is not None else 0, dtype=np.int64)
-    hs[0] = h0
-    if skip is not None:
-        qs[0] = last
-    solutions = 0
-    first_len = -1
-    nodes = 0
-    over = np.int64(1) << 62
+    over = NOTHING_OVER
     if bound == 0:
         # only this state lies within the bound; its children would have f > bound
         if h0 == 0 and fns.is_goal(state, p):
-            return 1, 0, over, 0, 0
-        return 0, 0, np.int64(g0 + 1), -1, 0
+            return Pass(1, 0, over, 0, 0)
+        return Pass(0, 0, np.int64(g0 + 1), -1, 0)
+    st = _new_stack(ctx, state, h0, last, bound)
+    c = _root_cursor(ctx, state)
+    prev = last  # the last move; with ``skip``, the automaton's state
+    solutions = nodes = 0
+    first_len = -1
     expanded = 1
     depth = 0
     while depth >= 0:
-        i = next_move[depth]
-        if i == n_moves:
+        d = np.uint64(depth)
+        i = st.next_i[d]
+        m = _nth_move(ctx, st, d, c, prev, i)
+        if m < 0:
             # all moves tried here: go back up, undoing the move that led here
             depth -= 1
             if depth >= 0:
-                fns.step(state, fns.inverse(moves[depth], p), p)
+                c = _back_up(ctx, state, st, np.uint64(depth), c)
+                prev = _prev_at(ctx, st, depth, last)
             continue
-        next_move[depth] = i + 1
-        m = i
-        if order is not None:
-            m = order[i]
-        q = 0
-        if skip is not None:
-            q = skip[qs[depth], m]
-            if q < 0:
-                continue  # a string of moves that a smaller one replaces
-        else:
-            prev = moves[depth - 1] if depth > 0 else last
-            if prev >= 0 and m == fns.inverse(prev, p):
-                continue  # never undo the last move
-        dh = fns.step(state, m, p)
+        st.next_i[d] = i + 1
+        q = _follows(ctx, prev, m)
+        if q < 0:
+            continue  # the last move's inverse, or a string of moves a smaller one replaces
+        dh, c2 = _look(ctx, state, st, d, c, m)
         if dh == ILLEGAL:
             continue
         nodes += 1
         g = depth + 1
-        h = hs[depth] + dh
+        h = st.hs[d] + dh
         f = g + h
         if f > bound:
             if f + g0 < over:
                 over = f + g0
-            fns.step(state, fns.inverse(m, p), p)
+            _take_back(ctx, state, c, m, c2)
             continue
-        moves[depth] = m
+        st.moves[d] = m
         if g == bound:
-            if h == 0 and fns.is_goal(state, p):
+            if _at_goal(ctx, state, st, d, c, m, c2, h):
                 solutions += 1
                 if first_len < 0:
                     first_len = g
-                    path[:g] = moves[:g]
-                if not count_all:
-                    # restore the state before returning
-                    for k in range(g - 1, -1, -1):
-                        fns.step(state, fns.inverse(moves[k], p), p)
-                    return solutions, nodes, over, first_len, expanded
+                    path[:g] = st.moves[:g]
+                if not ctx.count_all:
+                    _unwind(ctx, state, st, depth, c)
+                    return Pass(solutions, nodes, over, first_len, expanded)
             elif bound + 1 + g0 < over:
                 over = bound + 1 + g0  # children would have g > bound
-            fns.step(state, fns.inverse(m, p), p)
             continue
-        if node_budget > 0 and nodes >= node_budget:
-            for k in range(g - 1, -1, -1):
-                fns.step(state, fns.inverse(moves[k], p), p)
-            return solutions, -nodes, over, first_len, expanded
+        if budget > 0 and nodes >= budget:
+            _take_back(ctx, state, c, m, c2)
+            _unwind(ctx, state, st, depth, c)
+            return Pass(solutions, -nodes, over, first_len, expanded)
+        if _seen(ctx, state, st, d, g + g0):
+            _take_back(ctx, state, c, m, c2)
+            continue  # entered before in this pass, no deeper: nothing new below it
+        c = _descend(ctx, state, st, d, c, m, c2)
         depth += 1
         expanded += 1
-        next_move[depth] = 0
-        hs[depth] = h
-        if skip is not None:
-            qs[depth] = q
-    return solutions, nodes, over, first_len, expanded
+        _enter(ctx, st, np.uint64(depth), h, q)
+        prev = q
+    return Pass(solutions, nodes, over, first_len, expanded)
+
+
+# --- The steps in which the kinds of depth-first loop differ ----------------------------------
+#
+# Each is written once per kind (or option) and chosen by numba from the type of the
+# DepthFirst record when it compiles the kernel: no flag is tested per node. None allocates, so
+# they are compiled without reference counting (every call would otherwise count every array
+# of the record in and out).
+
+def _given(ctx, field):
+    """Whether the :class:`DepthFirst` type ``ctx`` has ``field`` (not ``None``)."""
+    return not isinstance(ctx.types[ctx.fields.index(field)], types.NoneType)
+
+
+def _kind(ctx):
+    if _given(ctx, "cfns"):
+        return "cursor"
+    return "candidates" if _given(ctx, "ffns") else "plain"
+
+
+def _per_kind(plain, candidates, cursor):
+    """A function of a :class:`DepthFirst` record (its first argument) that numba compiles as
+    ``plain``, ``candidates`` or ``cursor``, by the kind of loop the record asks for."""
+    def step(*args):
+        raise NotImplementedError("only called from compiled code")
+
+    impls = {"plain": plain, "candidates": candidates, "cursor": cursor}
+    overload(step, jit_options={"_nrt": False}, strict=False)(
+        lambda ctx, *args: impls[_kind(ctx)])
+    return step
+
+
+def _nothing(*args):
+    pass
+
+
+def _same_cursor(ctx, state, st, d, c, *args):
+    return c
+
+
+def _nth_move_plain(ctx, st, d, c, prev, i):
+    if i == ctx.p.n_moves:
+        return -1
+    return _ordered(ctx.order, i)
+
+
+def _nth_move_candidates(ctx, st, d, c, prev, i):
+    return -1 if i == st.n_cand[d] else st.cand[d, i]
+
+
+def _nth_move_cursor(ctx, st, d, c, prev, i):
+    # with an automaton every legal move is listed (prev -1): the automaton refuses some
+    return ctx.cfns.next_move(c, _prev_unless_skip(ctx.skip, prev), i, ctx.p)
+
+
+#: The move tried ``i``-th (``-1`` after the last), given the cursor ``c`` and the last move.
+_nth_move = _per_kind(_nth_move_plain, _nth_move_candidates, _nth_move_cursor)
+
+
+def _ordered(order, i):
+    """``order[i]``, or ``i`` without an order."""
+
+
+@overload(_ordered, jit_options={"_nrt": False})
+def _ordered_impl(order, i):
+    if isinstance(order, types.NoneType):
+        return lambda order, i: i
+    return lambda order, i: order[i]
+
+
+def _prev_unless_skip(skip, prev):
+    """``prev``, or -1 with an automaton."""
+
+
+@overload(_prev_unless_skip, jit_options={"_nrt": False})
+def _prev_unless_skip_impl(skip, prev):
+    if isinstance(skip, types.NoneType):
+        return lambda skip, prev: prev
+    return lambda skip, prev: -1
+
+
+def _back_up_plain(ctx, state, st, d, c):
+    ctx.fns.step(state, ctx.fns.inverse(st.moves[d], ctx.p), ctx.p)
+    return c
+
+
+def _back_up_cursor(ctx, state, st, d, c):
+    pc = st.cursors[d]
+    ctx.cfns.undo(state, pc, st.moves[d], c, ctx.p)
+    return pc
+
+
+#: Undo the move made at depth ``d`` (the state is its child); returns the cursor at ``d``.
+_back_up = _per_kind(_back_up_plain, _same_cursor, _back_up_cursor)
+
+
+def _look_plain(ctx, state, st, d, c, m):
+    return ctx.fns.step(state, m, ctx.p), c
+
+
+def _look_candidates(ctx, state, st, d, c, m):
+    child = st.rows[d + np.uint64(1)]  # (depth < bound: a state at the bound is never entered)
+    for j in range(child.shape[0]):
+        child[j] = st.rows[d, j]
+    return play(ctx.fns, ctx.ffns, child, m, ctx.p), c
+
+
+def _look_cursor(ctx, state, st, d, c, m):
+    return ctx.cfns.peek(state, c, m, ctx.p)
+
+
+#: The change of ``h`` that move ``m`` makes (or ILLEGAL) and the cursor after it. The plain
+#: loop makes the child in ``state``, the candidates loop in the next row; the cursor loop
+#: makes nothing.
+_look = _per_kind(_look_plain, _look_candidates, _look_cursor)
+
+
+def _take_back_plain(ctx, state, c, m, c2):
+    ctx.fns.step(state, ctx.fns.inverse(m, ctx.p), ctx.p)
+
+
+#: Leave the child that :func:`_look` made: the plain loop undoes its move.
+_take_back = _per_kind(_take_back_plain, _nothing, _nothing)
+
+
+def _at_goal_plain(ctx, state, st, d, c, m, c2, h):
+    goal = h == 0 and ctx.fns.is_goal(state, ctx.p)
+    ctx.fns.step(state, ctx.fns.inverse(m, ctx.p), ctx.p)
+    return goal
+
+
+def _at_goal_candidates(ctx, state, st, d, c, m, c2, h):
+    return h == 0 and ctx.fns.is_goal(st.rows[d + np.uint64(1)], ctx.p)
+
+
+def _at_goal_cursor(ctx, state, st, d, c, m, c2, h):
+    if h != 0:
+        return False  # the child is made only when it may be the goal
+    ctx.cfns.apply(state, c, m, c2, ctx.p)
+    goal = ctx.fns.is_goal(state, ctx.p)
+    ctx.cfns.undo(state, c, m, c2, ctx.p)
+    return goal
+
+
+#: Whether the child :func:`_look` found (``h`` from the goal) is a goal; ``state`` is left at
+#: its parent.
+_at_goal = _per_kind(_at_goal_plain, _at_goal_candidates, _at_goal_cursor)
+
+
+def _unwind_plain(ctx, state, st, depth, c):
+    for k in range(depth - 1, -1, -1):
+        ctx.fns.step(state, ctx.fns.inverse(st.moves[k], ctx.p), ctx.p)
+
+
+def _unwind_cursor(ctx, state, st, depth, c):
+    for k in range(depth - 1, -1, -1):
+        ctx.cfns.undo(state, st.cursors[k], st.moves[k], c, ctx.p)
+        c = st.cursors[k]
+
+
+#: Take back the moves that led ``depth`` deep (the cursor now at ``c``), before returning.
+_unwind = _per_kind(_unwind_plain, _nothing, _unwind_cursor)
+
+
+def _descend_cursor(ctx, state, st, d, c, m, c2):
+    ctx.cfns.apply(state, c, m, c2, ctx.p)
+    st.cursors[d + np.uint64(1)] = c2
+    return c2
+
+
+#: Make the child :func:`_look` found the current state (the cursor loop makes its move);
+#: returns its cursor.
+_descend = _per_kind(_same_cursor, _same_cursor, _descend_cursor)
+
+
+def _root_cursor_cursor(ctx, state):
+    return np.int64(ctx.cfns.cursor(state, ctx.p))
+
+
+_root_cursor = _per_kind(lambda ctx, state: 0, lambda ctx, state: 0, _root_cursor_cursor)
+
+
+def _list_candidates(ctx, st, d):
+    st.n_cand[d] = ctx.ffns.candidates(st.rows[d], ctx.p, st.cand[d])
+
+
+#: What a level needs when it is entered: the candidates loop lists its candidate moves.
+_list_moves = _per_kind(_nothing, _list_candidates, _nothing)
+
+
+def _follows(ctx, prev, m):
+    """Whether move ``m`` may follow ``prev`` (see :func:`_prev_at`): -1 if not, else what
+    ``prev`` is after it (``m``, or the automaton's state). Never the last move's inverse (the
+    cursor loop's ``next_move`` lists none)."""
+
+
+@overload(_follows, jit_options={"_nrt": False})
+def _follows_impl(ctx, prev, m):
+    if _given(ctx, "skip"):
+        return lambda ctx, prev, m: ctx.skip[np.uint64(prev), np.uint64(m)]
+    if _kind(ctx) == "cursor":
+        return lambda ctx, prev, m: m
+
+    def not_undoing(ctx, prev, m):
+        return -1 if prev >= 0 and m == ctx.fns.inverse(prev, ctx.p) else m
+    return not_undoing
+
+
+def _prev_at(ctx, st, depth, last):
+    """What the search keeps of the path to ``depth`` (reached by move ``last`` from the
+    start): the last move (-1: none), or with ``skip`` the automaton's state."""
+
+
+@overload(_prev_at, jit_options={"_nrt": False})
+def _prev_at_impl(ctx, st, depth, last):
+    if _given(ctx, "skip"):
+        return lambda ctx, st, depth, last: st.qs[np.uint64(depth)]
+    return lambda ctx, st, depth, last: st.moves[np.uint64(depth - 1)] if depth > 0 else last
+
+
+def _root_last(ctx):
+    """``last`` at the start of a search: -1 (no move), or the automaton's first state."""
+
+
+@overload(_root_last, jit_options={"_nrt": False})
+def _root_last_impl(ctx):
+    if _given(ctx, "skip"):
+        return lambda ctx: 0
+    return lambda ctx: -1
+
+
+def _enter(ctx, st, d, h, q):
+    """Level ``d`` entered with ``h`` and the automaton's state ``q``."""
+
+
+@overload(_enter, jit_options={"_nrt": False})
+def _enter_impl(ctx, st, d, h, q):
+    if _given(ctx, "skip"):
+        def enter(ctx, st, d, h, q):
+            st.next_i[d] = 0
+            st.hs[d] = h
+            st.qs[d] = q
+            _list_moves(ctx, st, d)
+        return enter
+
+    def enter_plain(ctx, st, d, h, q):
+        st.next_i[d] = 0
+        st.hs[d] = h
+        _list_moves(ctx, st, d)
+    return enter_plain
+
+
+def _enter_pass(ctx, state, g0):
+    """A new pass from ``state``, ``g0`` moves deep: with a transposition table, what earlier
+    passes recorded no longer prunes, and ``state`` is recorded."""
+
+
+@overload(_enter_pass, jit_options={"_nrt": False})
+def _enter_pass_impl(ctx, state, g0):
+    if not _given(ctx, "tt"):
+        return lambda ctx, state, g0: None
+
+    def enter_pass(ctx, state, g0):
+        ctx.tt.current[0] += 1
+        _seen_before(ctx.tt, state, g0)
+    return enter_pass
+
+
+def _seen(ctx, state, st, d, g):
+    """Whether the child just looked at, ``g`` moves deep, was entered before in this pass at
+    no greater depth (with a transposition table and one solution; else False)."""
+
+
+@overload(_seen, jit_options={"_nrt": False})
+def _seen_impl(ctx, state, st, d, g):
+    if not _given(ctx, "tt"):
+        return lambda ctx, state, st, d, g: False
+    if _kind(ctx) != "candidates":
+        raise TypingError("a transposition table needs candidate moves (ffns)")
+    return lambda ctx, state, st, d, g: (not ctx.count_all and _seen_before(
+        ctx.tt, st.rows[d + np.uint64(1)], g))
 
 
 @kernel
-def _dfs_bounded_candidates(state, h0, g0, last, bound, fns, p, count_all, path, node_budget,
-                            ffns, tt=None):
-    """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.core.contract.FrontierFns`: each
-    state's candidate moves are listed once when it is entered, and a child is made on a copy
-    of its parent (one row per depth) instead of in place, so nothing is ever undone. Undoing a
-    block-puzzle move would look the pattern databases up again; a copy is a few dozen bytes.
-    Same results as :func:`_dfs_bounded`; the children are tried in the candidates' order.
+def _new_stack(ctx, state, h0, last, bound):
+    """The :class:`Stack` of a pass below ``bound``, its root (``state``) entered."""
+    levels = bound + 1
+    cand = _given_size(ctx.ffns, levels)
+    st = Stack(np.zeros(levels, dtype=np.int64), np.empty(levels, dtype=np.int64),
+               np.empty(levels, dtype=np.int64),
+               np.empty(_given_size(ctx.skip, levels), dtype=np.int64),
+               np.empty(_given_size(ctx.cfns, levels), dtype=np.int64),
+               np.empty((cand, ctx.p.state_len), dtype=np.uint8),
+               np.empty((cand, ctx.p.n_moves if cand else 0), dtype=np.int64),
+               np.zeros(cand, dtype=np.int64))
+    if cand:
+        st.rows[0, :] = state
+    st.cursors[:1] = _root_cursor(ctx, state)
+    _enter(ctx, st, np.uint64(0), h0, last)
+    return st
 
-    With a transposition table ``tt`` (one call is one pass: the table's pass number is
-    advanced), a child this pass has entered before at no greater depth is not entered again
-    (see :func:`_seen_before`); the first solution found is still a shortest one."""
-    L = p.state_len
-    if tt is not None:
-        tt[4][1] += 1  # a new pass: what earlier passes recorded no longer prunes
-        _seen_before(tt, state, g0)
-    bound -= g0
-    max_depth = bound
-    if bound == 0:
-        if h0 == 0 and fns.is_goal(state, p):
-            return 1, 0, np.int64(1) << 62, 0, 0
-        return 0, 0, np.int64(g0 + 1), -1, 0
-    rows = np.empty((max_depth + 1, L), dtype=np.uint8)
-    cand = np.empty((max_depth + 1, p.n_moves), dtype=np.int64)
-    n_cand = np.zeros(max_depth + 1, dtype=np.int64)
-    next_i = np.zeros(max_depth + 1, dtype=np.int64)
-    hs = np.empty(max_depth + 1, dtype=np.int64)
-    moves = np.empty(max_depth + 1, dtype=np.int64)
-    for j in range(L):
-        rows[0, j] = state[j]
-    hs[0] = h0
-    n_cand[0] = ffns.candidates(rows[0], p, cand[0])
-    solutions = 0
-    first_len = -1
-    nodes = 0
-    expanded = 1
-    over = np.int64(1) << 62
-    depth = 0
-    while depth >= 0:
-        i = next_i[depth]
-        if i == n_cand[depth]:
-            depth -= 1  # nothing to undo: the parent's row is untouched
-            continue
-        next_i[depth] = i + 1
-        m = cand[depth, i]
-        prev = moves[depth - 1] if depth > 0 else last
-        if prev >= 0 and m == fns.inverse(prev, p):
-            continue  # never undo the last move
-        child = rows[depth + 1]  # (depth < bound: a state at the bound is never entered)
-        for j in range(L):
-            child[j] = rows[depth, j]
-        dh = play(fns, ffns, child, m, p)
-        if dh == ILLEGAL:
-            continue
-        nodes += 1
-        g = depth + 1
-        h = hs[depth] + dh
-        f = g + h
-        if f > bound:
-            if f + g0 < over:
-                over = f + g0
-            continue
-        moves[depth] = m
-        if g == bound:
-            if h == 0 and fns.is_goal(child, p):
-                solutions += 1
-                if first_len < 0:
-                    first_len = g
-                    path[:g] = moves[:g]
-                if not count_all:
-                    return solutions, nodes, over, first_len, expanded
-            elif bound + 1 + g0 < over:
-                over = bound + 1 + g0  # children would have g > bound
-            continue
-        if node_budget > 0 and nodes >= node_budget:
-            return solutions, -nodes, over, first_len, expanded
-        if tt is not None and not count_all and _seen_before(tt, child, g + g0):
-            continue  # entered before in this pass, no deeper: nothing new below it
-        depth += 1
-        expanded += 1
-        next_i[depth] = 0
-        hs[depth] = h
-        n_cand[depth] = ffns.candidates(rows[depth], p, cand[depth])
-    return solutions, nodes, over, first_len, expanded
+
+def _given_size(x, n):
+    """``n``, or 0 when ``x`` is None."""
+
+
+@overload(_given_size)
+def _given_size_impl(x, n):
+    if isinstance(x, types.NoneType):
+        return lambda x, n: 0
+    return lambda x, n: n
 
 
 #: Rows a transposition table starts with; :func:`iterative_deepening` gives the next pass one
@@ -260,15 +583,12 @@ FIRST_TRANSPOSITIONS = 1 << 16
 
 @jit
 def new_transpositions(state_len, rows):
-    """An empty transposition table with room for ``rows`` positions (it never grows during a
-    pass: once full, new positions are searched without being recorded). A tuple: hash set
-    (slots, pool of states), each position's depth and pass, and ``info`` = [positions
-    stored, current pass]."""
+    """An empty :class:`Transpositions` table with room for ``rows`` positions (it never grows
+    during a pass: once full, new positions are searched without being recorded)."""
     slots, pool = new_table(state_len, rows)
-    depths = np.empty(rows, dtype=np.int32)
-    passes = np.empty(rows, dtype=np.int32)
-    info = np.zeros(2, dtype=np.int64)
-    return slots, pool, depths, passes, info
+    return Transpositions(slots, pool, np.empty(rows, dtype=np.int32),
+                          np.empty(rows, dtype=np.int32), np.zeros(1, dtype=np.int64),
+                          np.zeros(1, dtype=np.int64))
 
 
 @jit
@@ -277,152 +597,46 @@ def _seen_before(tt, state, g):
     it is recorded at ``g`` (when the table has room). A position entered again no less deep
     needs no second search: the first one had at least as much room under the bound, and a
     pass stops at its first solution, so that search found none."""
-    slots, pool, depths, passes, info = tt
     h = hash_state(state)
-    idx = find_hashed(slots, pool, state, h)
+    idx = find_hashed(tt.slots, tt.pool, state, h)
     if idx >= 0:
-        if passes[idx] == info[1] and depths[idx] <= g:
+        if tt.passes[idx] == tt.current[0] and tt.depths[idx] <= g:
             return True
-        passes[idx] = info[1]
-        depths[idx] = g
+        tt.passes[idx] = tt.current[0]
+        tt.depths[idx] = g
         return False
-    n = info[0]
-    if n < pool.shape[0]:
-        put(slots, pool, n, state, h)
-        depths[n] = g
-        passes[n] = info[1]
-        info[0] = n + 1
+    n = tt.stored[0]
+    if n < tt.pool.shape[0]:
+        put(tt.slots, tt.pool, n, state, h)
+        tt.depths[n] = g
+        tt.passes[n] = tt.current[0]
+        tt.stored[0] = n + 1
     return False
 
 
 @kernel
-def _dfs_bounded_cursor(state, h0, g0, last, bound, fns, p, count_all, path, node_budget, cfns,
-                        skip=None):
-    """:func:`_dfs_bounded` for a domain with :class:`~puzzlelib.core.contract.CursorFns`: the cursor
-    (the blank) stays in a register, only legal moves are listed, and a child is looked at
-    (``peek``) before it is made, so one pruned by the bound costs no move and no undo, and a
-    child at the bound is made only when it may be the goal. Same tree, same order, same
-    results as :func:`_dfs_bounded`, and faster (benchmarks/RESULTS.md, "Constants").
-
-    The stack's arrays are indexed with unsigned integers, as are the tables of the sliding
-    board's cursor functions: numba makes a signed index that might be negative count from the
-    array's end, a few instructions per access and a dozen accesses per node."""
-    bound -= g0
-    max_depth = bound
-    over = np.int64(1) << 62
-    if bound == 0:
-        if h0 == 0 and fns.is_goal(state, p):
-            return 1, 0, over, 0, 0
-        return 0, 0, np.int64(g0 + 1), -1, 0
-    next_i = np.zeros(max_depth + 1, dtype=np.int64)
-    hs = np.empty(max_depth + 1, dtype=np.int64)
-    moves = np.empty(max_depth + 1, dtype=np.int64)
-    cursors = np.empty(max_depth + 1, dtype=np.int64)
-    qs = np.empty(max_depth + 1 if skip is not None else 0, dtype=np.int64)
-    hs[0] = h0
-    c = np.int64(cfns.cursor(state, p))
-    cursors[0] = c
-    prev = last
-    if skip is not None:
-        qs[0] = last
-        prev = -1  # every legal move is listed; the automaton refuses some
-    solutions = 0
-    first_len = -1
-    nodes = 0
-    expanded = 1
-    depth = 0
-    while depth >= 0:
-        i = next_i[np.uint64(depth)]
-        m = cfns.next_move(c, prev, i, p)
-        if m < 0:
-            # all moves tried here: go back up, undoing the move that led here
-            depth -= 1
-            if depth >= 0:
-                pc = cursors[np.uint64(depth)]
-                cfns.undo(state, pc, moves[np.uint64(depth)], c, p)
-                c = pc
-                if skip is None:
-                    prev = moves[np.uint64(depth - 1)] if depth > 0 else last
-            continue
-        next_i[np.uint64(depth)] = i + 1
-        q = 0
-        if skip is not None:
-            q = skip[np.uint64(qs[np.uint64(depth)]), np.uint64(m)]
-            if q < 0:
-                continue
-        g = depth + 1
-        dh, c2 = cfns.peek(state, c, m, p)
-        nodes += 1
-        h = hs[np.uint64(depth)] + dh
-        f = g + h
-        if f > bound:
-            if f + g0 < over:
-                over = f + g0
-            continue
-        if g == bound:
-            if h == 0:
-                cfns.apply(state, c, m, c2, p)
-                goal = fns.is_goal(state, p)
-                cfns.undo(state, c, m, c2, p)
-                if goal:
-                    solutions += 1
-                    moves[np.uint64(depth)] = m
-                    if first_len < 0:
-                        first_len = g
-                        path[:g] = moves[:g]
-                    if not count_all:
-                        _undo_path(state, cursors, moves, depth, c, cfns, p)
-                        return solutions, nodes, over, first_len, expanded
-                    continue
-            if bound + 1 + g0 < over:
-                over = bound + 1 + g0  # children would have g > bound
-            continue
-        if node_budget > 0 and nodes >= node_budget:
-            _undo_path(state, cursors, moves, depth, c, cfns, p)
-            return solutions, -nodes, over, first_len, expanded
-        cfns.apply(state, c, m, c2, p)
-        moves[depth] = m
-        depth += 1
-        expanded += 1
-        next_i[depth] = 0
-        hs[depth] = h
-        cursors[depth] = c2
-        c = c2
-        if skip is not None:
-            qs[depth] = q
-        else:
-            prev = m
-    return solutions, nodes, over, first_len, expanded
-
-
-@kernel
-def _undo_path(state, cursors, moves, depth, c, cfns, p):
-    """Take back the moves that led ``depth`` deep (the cursor now at ``c``)."""
-    for k in range(depth - 1, -1, -1):
-        cfns.undo(state, cursors[k], moves[k], c, p)
-        c = cursors[k]
-
-
-@kernel
-def _root_frontier(start, h0, bound, fns, p, want, record=True, skip=None):
-    """Expand from ``start`` breadth-first, with the depth-first pass's pruning and node count,
-    until there are ``want`` subtree roots or one more level would reach ``bound``. Roots stay in
-    the order the depth-first pass would visit them.
+def _root_frontier(ctx, start, h0, bound, want, record):
+    """Expand from ``start`` breadth-first (the plain loop's steps of ``ctx``), with the
+    depth-first pass's pruning and node count, until there are ``want`` subtree roots or one
+    more level would reach ``bound``. Roots stay in the order the depth-first pass would visit
+    them.
 
     Returns (states, h, last moves, move prefixes, depth, nodes generated, smallest f over,
     nodes expanded, and those nodes: their move prefixes (row ``t``'s first ``lens[t]``
     entries), and which moves each one's children were generated by). ``record=False``: the
     expanded nodes are counted, not recorded (a pass counting every solution needs no more).
-    With ``skip`` (see :func:`_dfs_bounded`) the "last moves" are the automaton's states."""
+    With ``skip`` (see :class:`DepthFirst`) the "last moves" are the automaton's states."""
+    fns, p = ctx.fns, ctx.p
+    plain = depth_first(fns, p, ctx.count_all, None, None, None, ctx.skip, None)
     L = p.state_len
     cur_s = np.empty((1, L), dtype=np.uint8)
     cur_s[0] = start
     cur_h = np.full(1, h0, dtype=np.int64)
-    cur_last = np.full(1, 0 if skip is not None else -1, dtype=np.int64)
+    cur_last = np.full(1, _root_last(ctx), dtype=np.int64)
     cur_pre = np.empty((1, 0), dtype=np.int64)
     k = 0
     nodes = 0
-    over = np.int64(1) << 62
+    over = NOTHING_OVER
     buf = np.empty(L, dtype=np.uint8)
     rows = 16 if record else 0
     exp_pre = np.zeros((rows, max(1, bound)), dtype=np.int64)
@@ -447,12 +661,8 @@ def _root_frontier(start, h0, bound, fns, p, want, record=True, skip=None):
                 exp_pre[n_exp, :k] = cur_pre[i]
                 exp_len[n_exp] = k
             for m in range(p.n_moves):
-                q = m
-                if skip is not None:
-                    q = skip[cur_last[i], m]
-                    if q < 0:
-                        continue
-                elif cur_last[i] >= 0 and m == fns.inverse(cur_last[i], p):
+                q = _follows(plain, cur_last[i], m)
+                if q < 0:
                     continue
                 dh = fns.step(buf, m, p)
                 if dh == ILLEGAL:
@@ -488,14 +698,15 @@ def _generated_before(pre, n, made, target):
     is ``target``'s ancestor, none when it comes after."""
     for x in range(n):
         if pre[x] != target[x]:
-            return made.sum() if pre[x] < target[x] else -1
-    return made[: target[n] + 1].sum()
+            return np.int64(made.sum()) if pre[x] < target[x] else -1
+    return np.int64(made[: target[n] + 1].sum())
 
 
-@kernel(parallel=True)
-def _split_pass(start, h0, bound, fns, p, count_all, path, want, cfns=None, skip=None):
-    """The depth-first pass below ``bound``, its subtrees (about ``want`` of them: see
-    :func:`split_subtrees`) shared among threads (``prange``).
+@kernel
+def _split_pass(ctx, start, h0, bound, path, want):
+    """The depth-first pass of ``ctx`` (no ``ffns``, ``tt`` nor ``order``) below ``bound``, its
+    subtrees (about ``want`` of them: see :func:`split_subtrees`) shared among threads
+    (:func:`_subtrees`). Returns a :class:`Pass`.
 
     Same results as :func:`_dfs_bounded` from the start, node counts included, whatever the
     threads: the first solution is the one in the earliest subtree, which is the one the serial
@@ -503,43 +714,20 @@ def _split_pass(start, h0, bound, fns, p, count_all, path, want, cfns=None, skip
     (the subtrees before that one, that one up to its solution, and the nodes of the shared
     top levels that come before it in depth-first order); work the threads did past it is not
     counted."""
+    count_all = ctx.count_all
     roots, hs, lasts, prefixes, k, nodes0, over0, n_exp, exp_pre, exp_len, exp_gen = (
-        _root_frontier(start, h0, bound, fns, p, want, not count_all, skip))
+        _root_frontier(ctx, start, h0, bound, want, not count_all))
+    sols, nodes, overs, lens, expanded, paths = _subtrees(
+        ctx.fns, ctx.p, count_all, ctx.cfns, ctx.skip, roots, hs, lasts, k, bound)
     n = roots.shape[0]
-    sols = filled(n, 0)
-    nodes = filled(n, 0)
-    expanded = filled(n, 0)
-    overs = filled(n, np.int64(1) << 62)
-    lens = filled(n, -1)
-    paths = np.empty((n, bound + 1), dtype=np.int64)
-    # first solution only: a subtree after one that has found a solution cannot change the
-    # answer (the earliest subtree's solution is returned), so it is skipped. found_at may lag
-    # behind (threads race on it), which only skips less.
-    found_at = filled(1, n)
-    counter = new_counter()
-    for _ in prange(workers(n)):  # each thread takes the next subtree when it comes free
-        while True:
-            i = take(counter)
-            if i >= n:
-                break
-            if not count_all and found_at[0] < i:
-                continue
-            st = roots[i].copy()
-            sols[i], nodes[i], overs[i], lens[i], expanded[i] = _dfs_bounded(
-                st, hs[i], k, lasts[i], bound, fns, p, count_all, paths[i], 0, None, cfns, None,
-                skip)
-            if sols[i] > 0 and i < found_at[0]:
-                found_at[0] = i
     over = over0
     for i in range(n):
         over = min(over, overs[i])
     length = -1
     for i in range(n):
         if sols[i] > 0:
-            for j in range(k):  # (loops: slice copies are parallel regions here)
-                path[j] = prefixes[i, j]
-            for j in range(lens[i]):
-                path[k + j] = paths[i, j]
+            path[:k] = prefixes[i, :k]
+            path[k:k + lens[i]] = paths[i, :lens[i]]
             length = k + lens[i]
             break
     n_sols = total(sols)
@@ -557,7 +745,49 @@ def _split_pass(start, h0, bound, fns, p, count_all, path, want, cfns=None, skip
             if g >= 0:
                 generated += g
                 n_expanded += 1
-    return n_sols, generated, over, length, n_expanded
+    return Pass(n_sols, generated, over, length, n_expanded)
+
+
+@kernel(parallel=True)
+def _subtrees(fns, p, count_all, cfns, skip, roots, hs, lasts, k, bound):
+    """The passes below ``bound`` from the subtree roots of :func:`_split_pass` (``k`` moves
+    deep, each with its ``h`` and last move), shared among threads (``prange``). Returns each
+    one's solutions, nodes, smallest ``f`` over, first solution's length, nodes expanded, and
+    its first solution's moves (a row of ``paths``)."""
+    n = roots.shape[0]
+    sols = filled(n, 0)
+    nodes = filled(n, 0)
+    expanded = filled(n, 0)
+    overs = filled(n, NOTHING_OVER)
+    lens = filled(n, -1)
+    paths = np.empty((n, bound + 1), dtype=np.int64)
+    # first solution only: a subtree after one that has found a solution cannot change the
+    # answer (the earliest subtree's solution is returned), so it is skipped. found_at may lag
+    # behind (threads race on it), which only skips less.
+    found_at = filled(1, n)
+    counter = new_counter()
+    for _ in prange(workers(n)):  # each thread takes the next subtree when it comes free
+        while True:
+            i = take(counter)
+            if i >= n:
+                break
+            if not count_all and found_at[0] < i:
+                continue
+            st = roots[i].copy()
+            sols[i], nodes[i], overs[i], lens[i], expanded[i] = _dfs_bounded(
+                _threaded(fns, p, count_all, cfns, skip), st, hs[i], k, lasts[i], bound,
+                paths[i], 0)
+            if sols[i] > 0 and i < found_at[0]:
+                found_at[0] = i
+    return sols, nodes, overs, lens, expanded, paths
+
+
+@jit
+def _threaded(fns, p, count_all, cfns, skip):
+    """The :class:`DepthFirst` record (no ``ffns``, ``tt`` nor ``order``) inside a parallel
+    loop: numba's parallel loops take no record of functions and arrays (nor one taken apart
+    in the same kernel), so the parallel kernels take its fields and make it again in it."""
+    return depth_first(fns, p, count_all, None, cfns, None, skip, None)
 
 
 def split_subtrees(last_pass_nodes):
@@ -584,45 +814,55 @@ def next_bound(bound, over, step):
 MORE = 3
 
 
-@kernel
-def _deepen_passes(state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
-                   expanded, split_after, split_min_bound, max_passes, ffns=None, cfns=None,
-                   tt=None, skip=None, order=None):
-    """Depth-first passes from ``bound`` on, all in one call, until a solution, the space
-    exhausted, ``max_bound`` passed or ``node_limit`` nodes (``0``: none; ``nodes`` and
-    ``expanded`` were counted before). Stops with status :data:`MORE` after ``max_passes``
-    passes, or after a pass of at least ``split_after`` nodes (``< 0``: never) when the next
-    bound is ``split_min_bound`` or more: the caller then shares the next pass among threads,
-    or reports progress.
+#: When :func:`_deepen_passes` stops: past ``max_bound``, after ``node_limit`` nodes (0: never),
+#: after ``max_passes`` passes, or after a pass of at least ``split_after`` nodes (< 0: never)
+#: when the next bound is ``split_min_bound`` or more.
+Limits = namedtuple("Limits", ["max_bound", "node_limit", "split_after", "split_min_bound",
+                               "max_passes"])
 
-    Returns (status, solutions, nodes, first solution's length, bound of the last pass made,
-    the next bound, nodes of the last pass, passes made, nodes expanded, whether the space
-    below the bound was exhausted)."""
-    step = p.bound_step
+#: What :func:`_deepen_passes` found: its ``status``, the ``solutions``, every pass's ``nodes``
+#: (those counted before included), the first solution's ``length``, the bound of the last pass
+#: made (``done``), the next ``bound``, the nodes of the ``last`` pass, the ``passes`` made, the
+#: nodes ``expanded`` and whether the space below the bound was ``exhausted``.
+Deepened = namedtuple("Deepened", ["status", "solutions", "nodes", "length", "done", "bound",
+                                   "last", "passes", "expanded", "exhausted"])
+
+
+@kernel
+def _deepen_passes(ctx, state, h0, bound, path, limits, nodes, expanded):
+    """Depth-first passes of ``ctx`` from ``bound`` on, all in one call, until a solution, the
+    space exhausted, or a limit of ``limits`` (a :class:`Limits`; ``nodes`` and ``expanded``
+    were counted before). Stops with status :data:`MORE` after ``max_passes`` passes, or after
+    a pass of at least ``split_after`` nodes when the next bound is ``split_min_bound`` or
+    more: the caller then shares the next pass among threads, or reports progress. Returns a
+    :class:`Deepened`."""
+    step = ctx.p.bound_step
+    last = _root_last(ctx)
     passes = 0
     done = bound
     n = np.int64(0)
-    while bound <= max_bound:
-        budget = node_limit - nodes if node_limit > 0 else 0
-        sols, n, over, length, e = _dfs_bounded(state, h0, 0, 0 if skip is not None else -1,
-                                                bound, fns, p, count_all, path, budget, ffns,
-                                                cfns, tt, skip, order)
+    while bound <= limits.max_bound:
+        budget = limits.node_limit - nodes if limits.node_limit > 0 else 0
+        r = _dfs_bounded(ctx, state, h0, 0, last, bound, path, budget)
+        n = r.nodes
         passes += 1
         done = bound
-        expanded += e
+        expanded += r.expanded
         if n < 0:
-            return NODE_LIMIT, 0, nodes - n, -1, done, bound, -n, passes, expanded, False
+            return Deepened(NODE_LIMIT, 0, nodes - n, -1, done, bound, -n, passes, expanded,
+                            False)
         nodes += n
-        if sols > 0:
-            return FOUND, sols, nodes, length, done, bound, n, passes, expanded, False
-        if over >= np.int64(1) << 62:
+        if r.solutions > 0:
+            return Deepened(FOUND, r.solutions, nodes, r.length, done, bound, n, passes,
+                            expanded, False)
+        if r.over >= NOTHING_OVER:
             # nothing over the bound: the space below it is exhausted
-            return EXHAUSTED, 0, nodes, -1, done, bound, n, passes, expanded, True
-        bound = next_bound(bound, over, step)
-        if bound <= max_bound and (passes >= max_passes or (
-                0 <= split_after <= n and bound >= split_min_bound)):
-            return MORE, 0, nodes, -1, done, bound, n, passes, expanded, False
-    return EXHAUSTED, 0, nodes, -1, done, bound, n, passes, expanded, False
+            return Deepened(EXHAUSTED, 0, nodes, -1, done, bound, n, passes, expanded, True)
+        bound = next_bound(bound, r.over, step)
+        if bound <= limits.max_bound and (passes >= limits.max_passes or (
+                0 <= limits.split_after <= n and bound >= limits.split_min_bound)):
+            return Deepened(MORE, 0, nodes, -1, done, bound, n, passes, expanded, False)
+    return Deepened(EXHAUSTED, 0, nodes, -1, done, bound, n, passes, expanded, False)
 
 
 class DeepeningResult:
@@ -639,7 +879,7 @@ class DeepeningResult:
                  "first_bound", "last_bound", "space_exhausted", "stored", "memory_bytes")
 
     def __init__(self, status, length, path, solutions, generated, expanded, iterations, first,
-                 last, exhausted, stored, memory_bytes):
+                 last, exhausted, *, stored, memory_bytes):
         self.status, self.length, self.path = int(status), int(length), path
         self.solutions, self.generated, self.expanded = int(solutions), int(generated), int(
             expanded)
@@ -662,10 +902,34 @@ def stack_bytes(p, bound, candidates):
 def _tt_size(tt):
     if tt is None:
         return 0, 0
-    return int(tt[4][0]), sum(int(a.nbytes) for a in tt)
+    return int(tt.stored[0]), sum(int(a.nbytes) for a in tt)
 
 
-def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0,
+def _depth_first(fns, p, count_all, ffns, cfns, skip, order, parallel, transpositions,
+                 first_transpositions):
+    """The :class:`DepthFirst` record of :func:`iterative_deepening`'s search, its arguments
+    checked (a transposition table of ``first_transpositions`` rows at most)."""
+    if skip is not None and (count_all or ffns is not None):
+        raise ValueError("skipping move strings needs one solution (counting all of them needs "
+                         "every path) and no candidate moves (ffns)")
+    if order is not None:
+        if parallel or ffns is not None:
+            raise ValueError("a move order needs one thread and no candidate moves (ffns)")
+        order = np.ascontiguousarray(order, dtype=np.int64)
+        if sorted(order.tolist()) != list(range(int(p.n_moves))):
+            raise ValueError(f"the move order must hold each of the {int(p.n_moves)} moves once")
+        cfns = None  # the cursor loop lists moves by number
+    tt = None
+    if transpositions:
+        if ffns is None or count_all:
+            raise ValueError("a transposition table needs candidate moves (ffns) and one "
+                             "solution (it would lose the count of all of them)")
+        rows0 = FIRST_TRANSPOSITIONS if first_transpositions is None else first_transpositions
+        tt = new_transpositions(p.state_len, min(int(rows0), int(transpositions)))
+    return DepthFirst(fns, p, bool(count_all), ffns, cfns, tt, skip, order)
+
+
+def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=0, *,
                         parallel=False, progress=None, ffns=None, cfns=None, resume=None,
                         transpositions=0, split_after=None, first_transpositions=None,
                         skip=None, order=None):
@@ -683,7 +947,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     a transposition table (see the module's notes; 0: none). The table starts small
     (``first_transpositions`` rows, default :data:`FIRST_TRANSPOSITIONS`) and each pass that
     fills it gives the next a bigger one; the passes then run one per call. ``skip``: an
-    automaton of move strings not to play (:func:`_dfs_bounded`; not with ``count_all``, which
+    automaton of move strings not to play (:class:`DepthFirst`; not with ``count_all``, which
     needs every path, nor with ``ffns``). ``order``: the move numbers in the order each node tries
     them (an array; default by number), on one thread and without ``ffns`` (``cfns`` is then
     not used).
@@ -693,26 +957,11 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     search's passes).
 
     Returns a :class:`DeepeningResult`."""
-    if skip is not None and (count_all or ffns is not None):
-        raise ValueError("skipping move strings needs one solution (counting all of them needs "
-                         "every path) and no candidate moves (ffns)")
-    if order is not None:
-        if parallel or ffns is not None:
-            raise ValueError("a move order needs one thread and no candidate moves (ffns)")
-        order = np.ascontiguousarray(order, dtype=np.int64)
-        if sorted(order.tolist()) != list(range(int(p.n_moves))):
-            raise ValueError(f"the move order must hold each of the {int(p.n_moves)} moves once")
-        cfns = None  # the cursor loop lists moves by number
+    ctx = _depth_first(fns, p, count_all, ffns, cfns, skip, order, parallel, transpositions,
+                       first_transpositions)
     if parallel:
         start_threads()
     split_after = SPLIT_MIN_NODES if split_after is None else int(split_after)
-    tt = None
-    if transpositions:
-        if ffns is None or count_all:
-            raise ValueError("a transposition table needs candidate moves (ffns) and one "
-                             "solution (it would lose the count of all of them)")
-        rows0 = FIRST_TRANSPOSITIONS if first_transpositions is None else first_transpositions
-        tt = new_transpositions(p.state_len, min(int(rows0), int(transpositions)))
     state = start.copy()
     h0 = int(fns.heuristic(state, p))
     step = int(p.bound_step)
@@ -728,54 +977,51 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
     if resume is not None:
         nodes, last, expanded = int(resume[0]), int(resume[1]), int(resume[2])
     can_split = parallel and ffns is None and node_limit == 0
+    one_pass = progress is not None or ctx.tt is not None
 
     def result(status, length, sols, exhausted):
         deepest = min(done, max_bound)
         return DeepeningResult(
             status, length, path[:max(length, 0)].copy(), sols, nodes, expanded, iterations,
-            first, done, exhausted, deepest + 1 + held,
-            path.nbytes + stack_bytes(p, deepest, ffns is not None) + tt_bytes)
+            first, done, exhausted, stored=deepest + 1 + held,
+            memory_bytes=path.nbytes + stack_bytes(p, deepest, ffns is not None) + tt_bytes)
 
     while bound <= max_bound:
         if can_split and bound >= SPLIT_MIN_BOUND and last >= split_after:
             iterations += 1
-            sols, n, over, length, e = _split_pass(state, h0, bound, fns, p, count_all, path,
-                                                   split_subtrees(last), cfns, skip)
-            nodes += int(n)
-            expanded += int(e)
-            last = int(n)
+            r = _split_pass(ctx, state, h0, bound, path, split_subtrees(last))
+            nodes += int(r.nodes)
+            expanded += int(r.expanded)
+            last = int(r.nodes)
             done = bound
             if progress is not None:
                 progress(bound, nodes)
-            if sols > 0:
-                return result(FOUND, int(length), int(sols), False)
-            if over >= np.int64(1) << 62:
+            if r.solutions > 0:
+                return result(FOUND, int(r.length), int(r.solutions), False)
+            if r.over >= NOTHING_OVER:
                 return result(EXHAUSTED, -1, 0, True)  # nothing over the bound
-            bound = int(next_bound(bound, int(over), step))
+            bound = int(next_bound(bound, int(r.over), step))
             continue
-        status, sols, nodes, length, done, bound, last, passes, expanded, exhausted = (
-            _deepen_passes(
-                state, h0, bound, max_bound, fns, p, count_all, path, node_limit, nodes,
-                expanded, split_after if can_split else -1, SPLIT_MIN_BOUND,
-                1 if progress is not None or tt is not None else max_bound + 1, ffns, cfns, tt,
-                skip, order,
-            ))
-        entries, nbytes = _tt_size(tt)
+        limits = Limits(max_bound, node_limit, split_after if can_split else -1,
+                        SPLIT_MIN_BOUND, 1 if one_pass else max_bound + 1)
+        r = _deepen_passes(ctx, state, h0, bound, path, limits, nodes, expanded)
+        entries, nbytes = _tt_size(ctx.tt)
         held, tt_bytes = max(held, entries), max(tt_bytes, nbytes)
-        if tt is not None and tt[4][0] == tt[1].shape[0] < transpositions:
-            rows = min(4 * tt[1].shape[0], int(transpositions))  # the last pass filled it
-            tt = new_transpositions(p.state_len, rows)
-        nodes, last, bound, expanded = int(nodes), int(last), int(bound), int(expanded)
-        done = int(done)
-        iterations += int(passes)
-        if status == NODE_LIMIT:  # (a pass cut short is not reported)
+        tt = ctx.tt
+        if tt is not None and tt.stored[0] == tt.pool.shape[0] < transpositions:
+            rows = min(4 * tt.pool.shape[0], int(transpositions))  # the last pass filled it
+            ctx = ctx._replace(tt=new_transpositions(p.state_len, rows))
+        nodes, last, bound, expanded = int(r.nodes), int(r.last), int(r.bound), int(r.expanded)
+        done = int(r.done)
+        iterations += int(r.passes)
+        if r.status == NODE_LIMIT:  # (a pass cut short is not reported)
             return result(NODE_LIMIT, -1, 0, False)
         if progress is not None:
             progress(done, nodes)
-        if status == FOUND:
-            return result(FOUND, int(length), int(sols), False)
-        if status == EXHAUSTED:
-            return result(EXHAUSTED, -1, 0, bool(exhausted))
+        if r.status == FOUND:
+            return result(FOUND, int(r.length), int(r.solutions), False)
+        if r.status == EXHAUSTED:
+            return result(EXHAUSTED, -1, 0, bool(r.exhausted))
     return result(EXHAUSTED, -1, 0, False)
 
 
@@ -783,15 +1029,19 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
 HANDED_OVER = -2
 
 
+#: The rows :func:`_deepen_batch` fills, one per start.
+BatchRows = namedtuple("BatchRows", ["lengths", "nodes", "expanded", "paths", "bounds", "lasts"])
+
+
 @kernel(parallel=True)
-def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, expanded, paths,
-                  hand_over, bounds, lasts, cfns=None, skip=None):
-    """Iterative deepening on many starts at once, each thread taking the next start as it
-    comes free: for many small searches (Korf's 100 with a pattern database: some thousands of
-    nodes each), where sharing one search's subtrees would cost more in parallel regions than
-    it saves. Each row of ``lengths``, ``nodes``, ``expanded`` and ``paths`` gets what
-    :func:`iterative_deepening` would find for that start (first solution; -1 when none
-    within ``max_bound``).
+def _deepen_batch(fns, p, cfns, skip, starts, bound0s, max_bound, hand_over, out):
+    """Iterative deepening (:class:`DepthFirst` of these fields, one solution; see
+    :func:`_threaded`) on many starts at once, each
+    thread taking the next start as it comes free: for many small searches (Korf's 100 with a
+    pattern database: some thousands of nodes each), where sharing one search's subtrees would
+    cost more in parallel regions than it saves. Each row of ``out`` (a :class:`BatchRows`):
+    ``lengths``, ``nodes``, ``expanded`` and ``paths`` gets what :func:`iterative_deepening`
+    would find for that start (first solution; -1 when none within ``max_bound``).
 
     ``hand_over > 0``: a search whose pass (without a solution) generated at least
     ``hand_over`` nodes stops there, with ``lengths`` :data:`HANDED_OVER`, its next bound in
@@ -799,7 +1049,6 @@ def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, expanded, 
     ``lasts``: the next pass is several times bigger, and one big search left to the end would
     keep one thread busy alone (:func:`deepen_many` finishes it with all threads on its
     subtrees)."""
-    step = p.bound_step
     n = starts.shape[0]
     counter = new_counter()
     for _ in prange(workers(n)):  # each thread takes the next start when it comes free
@@ -807,25 +1056,23 @@ def _deepen_batch(starts, bound0s, fns, p, max_bound, lengths, nodes, expanded, 
             i = take(counter)
             if i >= n:
                 break
-            _deepen_one(starts[i].copy(), bound0s[i], fns, p, max_bound, lengths, nodes,
-                        expanded, paths, hand_over, bounds, lasts, i, step, cfns, skip)
+            _deepen_one(_threaded(fns, p, False, cfns, skip), starts[i].copy(), bound0s[i],
+                        max_bound, hand_over, out, i)
 
 
 @kernel
-def _deepen_one(state, bound0, fns, p, max_bound, lengths, nodes, expanded, paths, hand_over,
-                bounds, lasts, i, step, cfns, skip):
+def _deepen_one(ctx, state, bound0, max_bound, hand_over, out, i):
     """Start ``i`` of :func:`_deepen_batch`."""
-    h0 = fns.heuristic(state, p)
-    bound = first_bound(bound0, h0, step)
-    status, _, total, length, _, bound, last, _, e, _ = _deepen_passes(
-        state, h0, bound, max_bound, fns, p, False, paths[i], 0, 0, 0,
-        hand_over if hand_over > 0 else -1, 0, max_bound + 1, None, cfns, None, skip,
-    )
-    lengths[i] = length if status == FOUND else (HANDED_OVER if status == MORE else -1)
-    bounds[i] = bound
-    lasts[i] = last
-    nodes[i] = total
-    expanded[i] = e
+    h0 = ctx.fns.heuristic(state, ctx.p)
+    bound = first_bound(bound0, h0, ctx.p.bound_step)
+    limits = Limits(max_bound, 0, hand_over if hand_over > 0 else -1, 0, max_bound + 1)
+    r = _deepen_passes(ctx, state, h0, bound, out.paths[i], limits, 0, 0)
+    out.lengths[i] = r.length if r.status == FOUND else (
+        HANDED_OVER if r.status == MORE else -1)
+    out.bounds[i] = r.bound
+    out.lasts[i] = r.last
+    out.nodes[i] = r.nodes
+    out.expanded[i] = r.expanded
 
 
 class BatchResult:
@@ -851,20 +1098,17 @@ def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_ove
     :func:`iterative_deepening`."""
     n = len(starts)
     starts = np.ascontiguousarray(starts)
-    lengths = np.full(n, -1, dtype=np.int64)
-    nodes = np.zeros(n, dtype=np.int64)
-    expanded = np.zeros(n, dtype=np.int64)
-    paths = np.zeros((n, max_bound + 1), dtype=np.int64)
-    bounds = np.zeros(n, dtype=np.int64)
-    lasts = np.zeros(n, dtype=np.int64)
+    out = BatchRows(np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                    np.zeros(n, dtype=np.int64), np.zeros((n, max_bound + 1), dtype=np.int64),
+                    np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+    lengths, nodes, expanded, paths, bounds, lasts = out
     if hand_over is None:
         hand_over = HAND_OVER_NODES
     saved = start_threads()
     numba.set_num_threads(threads)
     try:
-        _deepen_batch(starts, np.asarray(bound0s, dtype=np.int64), fns, p, max_bound, lengths,
-                      nodes, expanded, paths, hand_over if threads > 1 else 0, bounds, lasts,
-                      cfns, skip)
+        _deepen_batch(fns, p, cfns, skip, starts, np.asarray(bound0s, dtype=np.int64),
+                      max_bound, hand_over if threads > 1 else 0, out)
         for i in np.flatnonzero(lengths == HANDED_OVER):
             res = iterative_deepening(
                 starts[i], fns, p, int(bounds[i]), False, max_bound, parallel=True, cfns=cfns,
