@@ -20,7 +20,7 @@ def test_domain_functions_have_the_same_id_in_every_process():
     assert rotation.FNS.step._uuid == "puzzlelib:puzzlelib.domains.rotation._step"
     ids = [f._uuid for bundle in (sliding.FNS, rotation.FNS, blocks.FNS, permutation.FNS_LOW_SWAPS)
            for f in bundle if f is not None]  # (optional functions: None)
-    assert permutation.FNS_LOW_SWAPS.rank_from._uuid.endswith("permutation._rank_from_low")
+    assert permutation.FNS_LOW_SWAPS.rank_from._uuid.endswith("permutation.hashing._rank_from_low")
     assert all(u.startswith(_numba_cache.PREFIX) for u in ids)
 
 

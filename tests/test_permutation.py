@@ -161,7 +161,7 @@ def _rank_from_mismatches(fns, p, scan, n_ranks):
 
 
 def test_scanned_tables_rank_by_cell(monkeypatch):
-    monkeypatch.setattr(permutation, "LISTS_MAX_RANKS", 1000)
+    monkeypatch.setattr(permutation.puzzle, "LISTS_MAX_RANKS", 1000)
     pancake, gap, cycles = _low_form_cases()
     assert pancake.fns is permutation.FNS_LOW_SWAPS and cycles.fns is permutation.FNS_LOW_CELLS
     assert gap.fns is pancake_module.FNS_GAP_RANKED
@@ -208,13 +208,13 @@ def test_scanned_tables_rank_by_cell(monkeypatch):
     assert layers(cycles, threads=2).counts == want
     # tables for the moves within the first four cells only: the scan makes the position for
     # the others (pancakes: flips of 5 to 7; cycles: s and t)
-    monkeypatch.setattr(permutation, "CHILD_TABLE_MAX", 24)
+    monkeypatch.setattr(permutation.hashing, "CHILD_TABLE_MAX", 24)
     pancake, _, cycles = _low_form_cases()
     assert list(pancake.scan_params().kid_off >= 0) == [True] * 3 + [False] * 3
     assert list(cycles.scan_params().kid_off >= 0) == [True, True, False, False, True, True]
     # or as many as fit a budget for all of them, the smallest first (2 + 6 + 24 entries)
-    monkeypatch.setattr(permutation, "CHILD_TABLE_MAX", 1 << 22)
-    monkeypatch.setattr(permutation, "CHILD_TABLES_MAX", 40)
+    monkeypatch.setattr(permutation.hashing, "CHILD_TABLE_MAX", 1 << 22)
+    monkeypatch.setattr(permutation.hashing, "CHILD_TABLES_MAX", 40)
     assert list(_low_form_cases()[0].scan_params().kid_off >= 0) == [True] * 3 + [False] * 3
     assert layers(cycles, threads=2).counts == want
     want, _ = plain_layers((tuple(range(1, 8)), (0,) * 7), flips(7))

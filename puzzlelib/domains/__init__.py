@@ -12,7 +12,7 @@ from .base import METHODS, Puzzle
 from .blocks.puzzle import CLASSIC, BlockPuzzle
 from .cube import PocketCube
 from .pancake import PancakePuzzle
-from .permutation import PermutationPuzzle
+from .permutation.puzzle import PermutationPuzzle
 from .rotation import RotationPuzzle
 from .sliding.puzzle import SlidingPuzzle
 from .topspin import TopSpin

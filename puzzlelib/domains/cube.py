@@ -15,7 +15,8 @@ A position may also be given as a scramble, moves of any of the six faces (``"R 
 """
 
 from ..core.errors import PuzzleError
-from .permutation import PermutationPuzzle, compose
+from .permutation.parsing import compose
+from .permutation.puzzle import PermutationPuzzle
 
 import numpy as np
 

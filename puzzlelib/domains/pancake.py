@@ -14,9 +14,12 @@ import numpy as np
 
 from ..core.contract import DomainFns, domain_fn
 from ..core.errors import PuzzleError
-from .permutation import (RANK_NONE, PermutationPuzzle, _rank_from_low, _heuristic, _inverse,
-                          _is_goal, _rank_after_cells, _rank_after_low, _rank_cells, _rank_low,
-                          _unrank_cells, _unrank_low, reverse)
+from .permutation.encoding import RANK_NONE
+from .permutation.hashing import (_rank_after_cells, _rank_after_low, _rank_cells, _rank_from_low,
+                                  _rank_low, _unrank_cells, _unrank_low, reverse)
+from .permutation.heuristic import _heuristic
+from .permutation.moves import _inverse, _is_goal
+from .permutation.puzzle import PermutationPuzzle
 
 #: The largest stack (the state's bytes hold one pancake each).
 MAX_PANCAKES = 250

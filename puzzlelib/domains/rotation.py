@@ -282,7 +282,7 @@ class RotationPuzzle(Puzzle):
         """The same puzzle defined generically, as a :class:`~.permutation.PermutationPuzzle`
         of its four turns (moves named ``"0,0"``, ``"0,1"``, ``"1,0"``, ``"1,1"``): the same
         positions and answers, without this module's hand-made kernels."""
-        from .permutation import PermutationPuzzle
+        from .permutation.puzzle import PermutationPuzzle
 
         moves = {}
         for m, (x, y) in enumerate(OPERATIONS):

@@ -13,7 +13,7 @@ turns freely.
 import numpy as np
 
 from ..core.errors import PuzzleError
-from .permutation import PermutationPuzzle
+from .permutation.puzzle import PermutationPuzzle
 
 MAX_TOKENS = 250
 
