@@ -18,9 +18,11 @@ chosen when compiling: ``children`` (every child's rank from the rank alone, ``m
 between calls of one thread), else ``rank_from`` (a child's rank from the parent's rank for
 the moves it answers, the position made only for the rest, listed in ``todo``).
 
-The steps allocate nothing and are compiled without reference counting, so a kernel calling
-them once a position pays for no counts of ``params``' arrays. numba-cuda compiles the same
-functions for the GPU, given a bundle of device functions (see :mod:`.gpu`).
+The steps allocate nothing and are compiled without reference counting, and force-inlined
+(LLVM ``alwaysinline``) into the kernels that call them: a call that is not inlined passes
+``params`` field by field, several times the cost of the step on a small board, and numba's
+own inlining would count the references of ``params``' arrays at every position. numba-cuda
+compiles the same functions for the GPU, given a bundle of device functions (see :mod:`.gpu`).
 """
 
 import numpy as np
@@ -79,7 +81,7 @@ def _choose_has_children(fns):
     return lambda fns: has
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, forceinline=True)
 def code_at(table, r):
     """The two-bit code of rank ``r`` in a packed table (:mod:`.packed`): its depth modulo 3,
     or 3 where not reached yet."""
@@ -98,7 +100,7 @@ def _choose_entry(table, r):
     return lambda table, r: table[r]
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, forceinline=True)
 def _copy(src, dst, n):
     for j in range(n):
         dst[j] = src[j]
@@ -120,7 +122,7 @@ def _choose_take(out, k, c, table, want):
     return lambda out, k, c, table, want: entry(table, c) == want
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, forceinline=True)
 def _expand(fns, r, p, base, state, out, k, todo, table, want):
     """The children of the position of rank ``r`` (those ``rank_from`` gives first, with no
     position made, then the others in move order), each given to :func:`_take`, until one has
@@ -152,7 +154,7 @@ def _expand(fns, r, p, base, state, out, k, todo, table, want):
     return k, False
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, forceinline=True)
 def push(fns, r, p, base, state, out, k, todo, memo):
     """Top down: the ranks of the children of the position of rank ``r``, written to
     ``out[k:]`` (room for ``p.n_moves``); returns the new count, so ``n_moves`` less the
@@ -164,7 +166,7 @@ def push(fns, r, p, base, state, out, k, todo, memo):
     return _expand(fns, r, p, base, state, out, k, todo, None, 0)[0]
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, forceinline=True)
 def pull(fns, r, p, base, state, table, want, todo):
     """Bottom up: whether a child of the position of rank ``r`` has the entry ``want`` in
     ``table`` (see :func:`entry`), looking at the children in :func:`push`'s order and
@@ -174,7 +176,7 @@ def pull(fns, r, p, base, state, table, want, todo):
     return hit, made
 
 
-@jit(_nrt=False)
+@jit(_nrt=False, forceinline=True)
 def pull_word(fns, wi, n, p, base, state, table, want, todo):
     """Bottom up over word ``wi`` of a packed table (32 positions, ranks below ``n``): each
     unseen position with a child of code ``want`` (:func:`pull`) is reached. Returns

@@ -2,10 +2,13 @@
 
 **Written once, compiled for both.** A domain's functions (:mod:`puzzlelib.core.contract`) are
 numba CPU functions; numba-cuda compiles a CPU function that a CUDA kernel calls once more,
-for the GPU. So the kernels here call the very ``step``, ``rank`` and ``unrank`` the CPU
-kernels call. They are made per bundle of domain functions and state length
-(:func:`kernels`): each thread keeps a state in its own local memory, whose size must be
-known when compiling. Arrays of the domain's ``params`` are copied to the GPU once per search.
+for the GPU. So the kernels here call the very ``step``, ``rank_after`` and ``unrank`` the CPU
+kernels call, through the same expansion steps (:mod:`.expand`), given the domain's functions
+as device functions (:func:`device_fns`); one kernel shape (``sweep``) makes every layer.
+They are made per bundle of domain functions, state length and number of moves
+(:func:`kernels`): each thread keeps a state and its children's ranks in its own local
+memory, whose size must be known when compiling. Arrays of the domain's ``params`` are
+copied to the GPU once per search.
 
 **Tables.** Both of the CPU's layouts, so that a result answers ``depth`` and ``path_to``
 as the CPU's does once the table is copied back:
@@ -188,6 +191,56 @@ def _host_array(a):
     return a._item._ary if hasattr(a, "_item") else a
 
 
+_PLAIN = []
+
+
+def _plain_kernels():
+    """The kernels that call no domain function: filling, marking the starts, counting a
+    layer (made once)."""
+    if _PLAIN:
+        return _PLAIN[0]
+    threads = _threads()
+    ones = np.uint64(3)
+    one = np.uint64(1)
+
+    @cuda.jit
+    def fill(a, value):
+        i, stride = threads()
+        while i < a.shape[0]:
+            a[i] = value
+            i += stride
+
+    @cuda.jit
+    def mark_bytes(dist, starts):
+        if cuda.grid(1) == 0:
+            for i in range(starts.shape[0]):
+                dist[starts[i]] = 0
+
+    @cuda.jit
+    def count_bytes(dist, value, acc):
+        c = 0
+        r, stride = threads()
+        while r < dist.shape[0]:
+            if dist[r] == value:
+                c += 1
+            r += stride
+        if c:
+            cuda.atomic.add(acc, 0, c)
+
+    @cuda.jit
+    def mark_packed(table, front, starts):
+        if cuda.grid(1) == 0:
+            for i in range(starts.shape[0]):
+                r = starts[i]
+                sh = np.uint64((r & 31) << 1)
+                table[r >> 5] &= ~(ones << sh)  # code 0
+                front[r >> 6] |= one << np.uint64(r & 63)
+
+    _PLAIN.append(dict(fill=fill, mark_bytes=mark_bytes, count_bytes=count_bytes,
+                       mark_packed=mark_packed))
+    return _PLAIN[0]
+
+
 def _make_kernels(fns, L, M):
     dfns = device_fns(fns)
     threads = _threads()
@@ -233,30 +286,6 @@ def _make_kernels(fns, L, M):
 
         return layer
 
-    @cuda.jit
-    def fill(a, value):
-        i, stride = threads()
-        while i < a.shape[0]:
-            a[i] = value
-            i += stride
-
-    @cuda.jit
-    def mark_bytes(dist, starts):
-        if cuda.grid(1) == 0:
-            for i in range(starts.shape[0]):
-                dist[starts[i]] = 0
-
-    @cuda.jit
-    def count_bytes(dist, value, acc):
-        c = 0
-        r, stride = threads()
-        while r < dist.shape[0]:
-            if dist[r] == value:
-                c += 1
-            r += stride
-        if c:
-            cuda.atomic.add(acc, 0, c)
-
     @cuda.jit(device=True)
     def bytes_rank(r, dist, front, nxt, depth, n, up, p, base, state, kids):
         """Top down (``up`` false): a position of depth ``depth`` marks its unseen children.
@@ -277,15 +306,6 @@ def _make_kernels(fns, L, M):
             if dist[kids[t]] == UNSEEN:
                 dist[kids[t]] = np.uint8(depth + 1)
         return 1, k, 0
-
-    @cuda.jit
-    def mark_packed(table, front, starts):
-        if cuda.grid(1) == 0:
-            for i in range(starts.shape[0]):
-                r = starts[i]
-                sh = np.uint64((r & 31) << 1)
-                table[r >> 5] &= ~(ones << sh)  # code 0
-                front[r >> 6] |= one << np.uint64(r & 63)
 
     @cuda.jit(device=True)
     def push_word(w, table, front, nxt, depth, n, up, p, base, state, kids):
@@ -328,8 +348,7 @@ def _make_kernels(fns, L, M):
             cuda.atomic.or_(nxt, wi >> 1, np.uint64(bits))
         return looked, made, marked
 
-    return dict(fill=fill, mark_bytes=mark_bytes, count_bytes=count_bytes,
-                layer_bytes=sweep(bytes_rank), mark_packed=mark_packed,
+    return dict(_plain_kernels(), layer_bytes=sweep(bytes_rank),
                 push_packed=sweep(push_word), pull_packed=sweep(pull_packed_word))
 
 
@@ -471,7 +490,7 @@ _LEAST = []
 
 
 def _least_kernel():
-    """The one kernel that needs no domain functions (:func:`least_per_block`), made once."""
+    """The kernel of :func:`least_per_block` (no domain functions), made once."""
     if not _LEAST:
         require()
         threads = _threads()
