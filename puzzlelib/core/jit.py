@@ -192,8 +192,11 @@ def domain_fn(func):
     """:func:`jit` for a domain function (see :mod:`puzzlelib.core.contract`): compiled without
     numba's reference counting (domain functions never allocate, and a call then no longer
     increments and decrements every array of ``params`` on the way in and out), and with the
-    same id in every process (:func:`stable_identity`)."""
-    return stable_identity(jit(func, _nrt=False))
+    same id in every process (:func:`stable_identity`). ``forceinline`` is given, as False: a
+    function numba compiles on the way takes the flags of the one that called for it unless
+    they are set, and the expansion steps (:mod:`puzzlelib.search.expand`) are force-inlined
+    into their kernels, which the domain's functions must not follow everywhere."""
+    return stable_identity(jit(func, _nrt=False, forceinline=False))
 
 
 # --- Calling a kernel without typing its arguments again --------------------------------------

@@ -21,9 +21,10 @@ import uuid
 
 import numpy as np
 
-from ..core.contract import ILLEGAL, UNSEEN
+from ..core.contract import UNSEEN
 from ..core.errors import SearchLimitError
 from ..core.jit import jit, kernel
+from .expand import MEMO_WORDS, push
 
 #: The greatest depth a part's one-byte table holds (255 means unseen).
 MAX_DEPTH = UNSEEN - 1
@@ -33,23 +34,16 @@ _PARTS = {}
 
 @kernel
 def _children(ranks, fns, p):
-    """The ranks of every child (legal moves) of the positions of ``ranks``."""
+    """The ranks of every child (legal moves) of the positions of ``ranks``
+    (:func:`.expand.push`)."""
     out = np.empty(ranks.shape[0] * p.n_moves, dtype=np.int64)
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
+    todo = np.empty(p.n_moves, dtype=np.int64)
+    memo = np.full(MEMO_WORDS, -1, dtype=np.int64)
     k = 0
     for i in range(ranks.shape[0]):
-        r = ranks[i]
-        fns.unrank(r, p, base)
-        for j in range(p.state_len):
-            state[j] = base[j]
-        for m in range(p.n_moves):
-            if fns.step(state, m, p) == ILLEGAL:
-                continue
-            out[k] = fns.rank_after(state, m, r, p)
-            k += 1
-            for j in range(p.state_len):
-                state[j] = base[j]
+        k = push(fns, ranks[i], p, base, state, out, k, todo, memo)
     return out[:k]
 
 

@@ -2,10 +2,13 @@
 
 **Written once, compiled for both.** A domain's functions (:mod:`puzzlelib.core.contract`) are
 numba CPU functions; numba-cuda compiles a CPU function that a CUDA kernel calls once more,
-for the GPU. So the kernels here call the very ``step``, ``rank`` and ``unrank`` the CPU
-kernels call. They are made per bundle of domain functions and state length
-(:func:`kernels`): each thread keeps a state in its own local memory, whose size must be
-known when compiling. Arrays of the domain's ``params`` are copied to the GPU once per search.
+for the GPU. So the kernels here call the very ``step``, ``rank_after`` and ``unrank`` the CPU
+kernels call, through the same expansion steps (:mod:`.expand`), given the domain's functions
+as device functions (:func:`device_fns`); one kernel shape (``sweep``) makes every layer.
+They are made per bundle of domain functions, state length and number of moves
+(:func:`kernels`): each thread keeps a state and its children's ranks in its own local
+memory, whose size must be known when compiling. Arrays of the domain's ``params`` are
+copied to the GPU once per search.
 
 **Tables.** Both of the CPU's layouts, so that a result answers ``depth`` and ``path_to``
 as the CPU's does once the table is copied back:
@@ -33,8 +36,9 @@ the CPU, one small grid: that is how the tests check them where no GPU is.
 import numpy as np
 
 from ..core import memory
-from ..core.contract import ILLEGAL, UNSEEN
+from ..core.contract import UNSEEN
 from ..core.errors import PuzzleError
+from .expand import pull, pull_word, push
 from .packed import PackedTable, front_words
 
 #: Threads per block.
@@ -45,8 +49,6 @@ BLOCKS_PER_SM = 16
 SIM_THREADS = 2
 #: Use at most this share of the GPU's free memory.
 GPU_SHARE = 0.9
-
-_LOW_BITS = np.uint64(0x5555555555555555)
 
 #: numba's CUDA module once :func:`require` found it. The kernels name it as a global: the
 #: simulator replaces a kernel's global ``cuda`` with its own, and would miss a closure's.
@@ -144,45 +146,66 @@ def device_params(cuda, params):
 _KERNELS = {}
 
 
-def kernels(fns, state_len):
+def kernels(fns, state_len, n_moves):
     """The CUDA kernels for the domain functions ``fns`` (a
-    :class:`~puzzlelib.core.contract.DomainFns`) and states of ``state_len`` bytes, made once
-    per process (numba-cuda compiles each at its first launch)."""
-    key = (fns, int(state_len))
+    :class:`~puzzlelib.core.contract.DomainFns`), states of ``state_len`` bytes and
+    ``n_moves`` moves, made once per process (numba-cuda compiles each at its first launch)."""
+    key = (fns, int(state_len), int(n_moves))
     if key not in _KERNELS:
         require()
-        _KERNELS[key] = _make_kernels(fns, int(state_len))
+        _KERNELS[key] = _make_kernels(fns, int(state_len), int(n_moves))
     return _KERNELS[key]
 
 
-def _make_kernels(fns, L):
-    step, rank, unrank = fns.step, fns.rank, fns.unrank
+def device_fns(fns):
+    """The bundle the kernels give the expansion steps (:mod:`.expand`): the domain's
+    functions as device functions (numba-cuda compiles the same Python functions once more;
+    under the simulator, the CPU functions themselves), without the fast paths ``rank_from``
+    and ``children``."""
+    plain = fns._replace(rank_from=None, children=None)
+    if simulated():
+        return plain
+    return type(plain)(*(None if f is None else cuda.jit(device=True)(f.py_func)
+                         for f in plain))
+
+
+_SHARED = []
+
+
+def _threads():
+    """The device function ``threads()``: this thread's first index in a grid-stride loop,
+    and the stride (made once)."""
+    if not _SHARED:
+        @cuda.jit(device=True)
+        def threads():
+            return np.int64(cuda.grid(1)), np.int64(cuda.gridsize(1))
+
+        _SHARED.append(threads)
+    return _SHARED[0]
+
+
+def _host_array(a):
+    """Under the simulator, the NumPy array behind an array a kernel was given: the steps of
+    :mod:`.expand` run there as the CPU's compiled functions, which take no simulated
+    array."""
+    return a._item._ary if hasattr(a, "_item") else a
+
+
+_PLAIN = []
+
+
+def _plain_kernels():
+    """The kernels that call no domain function: filling, marking the starts, counting a
+    layer (made once)."""
+    if _PLAIN:
+        return _PLAIN[0]
+    threads = _threads()
     ones = np.uint64(3)
     one = np.uint64(1)
 
-    @cuda.jit(device=True)
-    def child(base, state, m, p):
-        """The rank of the position move ``m`` makes from ``base`` (written to ``state``), or
-        -1 when the move cannot be made there."""
-        for j in range(L):
-            state[j] = base[j]
-        if step(state, m, p) == ILLEGAL:
-            return -1
-        return rank(state, p)
-
-    @cuda.jit(device=True)
-    def report(acc, looked, made, marked):
-        """Add a thread's counts to the launch's: positions looked at, children made, positions
-        marked."""
-        if looked:
-            cuda.atomic.add(acc, 0, looked)
-            cuda.atomic.add(acc, 1, made)
-            cuda.atomic.add(acc, 2, marked)
-
     @cuda.jit
     def fill(a, value):
-        i = np.int64(cuda.grid(1))
-        stride = np.int64(cuda.gridsize(1))
+        i, stride = threads()
         while i < a.shape[0]:
             a[i] = value
             i += stride
@@ -195,52 +218,14 @@ def _make_kernels(fns, L):
 
     @cuda.jit
     def count_bytes(dist, value, acc):
-        n = dist.shape[0]
         c = 0
-        r = np.int64(cuda.grid(1))
-        stride = np.int64(cuda.gridsize(1))
-        while r < n:
+        r, stride = threads()
+        while r < dist.shape[0]:
             if dist[r] == value:
                 c += 1
             r += stride
         if c:
             cuda.atomic.add(acc, 0, c)
-
-    @cuda.jit
-    def layer_bytes(dist, depth, up, p, acc):
-        """Top down (``up`` false): each position of depth ``depth`` marks its unseen
-        children. Bottom up: each unseen position marks itself at its first neighbour of
-        depth ``depth``. Adds to ``acc`` the positions looked at, the children made, and (bottom
-        up) the positions marked."""
-        state = cuda.local.array(L, np.uint8)
-        base = cuda.local.array(L, np.uint8)
-        n = dist.shape[0]
-        cur = np.uint8(depth)
-        nxt = np.uint8(depth + 1)
-        look = np.uint8(UNSEEN) if up else cur
-        looked = 0
-        made = 0
-        marked = 0
-        r = np.int64(cuda.grid(1))
-        stride = np.int64(cuda.gridsize(1))
-        while r < n:
-            if dist[r] == look:
-                looked += 1
-                unrank(r, p, base)
-                for m in range(p.n_moves):
-                    r2 = child(base, state, m, p)
-                    if r2 < 0:
-                        continue
-                    made += 1
-                    if up:
-                        if dist[r2] == cur:
-                            dist[r] = nxt
-                            marked += 1
-                            break
-                    elif dist[r2] == UNSEEN:
-                        dist[r2] = nxt
-            r += stride
-        report(acc, looked, made, marked)
 
     @cuda.jit
     def mark_packed(table, front, starts):
@@ -251,84 +236,120 @@ def _make_kernels(fns, L):
                 table[r >> 5] &= ~(ones << sh)  # code 0
                 front[r >> 6] |= one << np.uint64(r & 63)
 
-    @cuda.jit
-    def push_packed(table, front, nxt, depth, p, acc):
-        state = cuda.local.array(L, np.uint8)
-        base = cuda.local.array(L, np.uint8)
+    _PLAIN.append(dict(fill=fill, mark_bytes=mark_bytes, count_bytes=count_bytes,
+                       mark_packed=mark_packed))
+    return _PLAIN[0]
+
+
+def _make_kernels(fns, L, M):
+    dfns = device_fns(fns)
+    threads = _threads()
+    if simulated():
+        table_of = _host_array
+    else:
+        @cuda.jit(device=True)
+        def table_of(a):
+            return a
+    ones = np.uint64(3)
+    one = np.uint64(1)
+
+    @cuda.jit(device=True)
+    def report(acc, looked, made, marked):
+        """Add a thread's counts to the launch's: positions looked at, children made, positions
+        marked."""
+        if looked:
+            cuda.atomic.add(acc, 0, looked)
+            cuda.atomic.add(acc, 1, made)
+            cuda.atomic.add(acc, 2, marked)
+
+    def sweep(visit):
+        """A layer kernel ``(n_items, table, front, nxt, depth, n, up, p, acc)``: each thread
+        gives ``visit`` the items ``i, i + stride, ...`` below ``n_items``, with its own room
+        for a parent, a child and the children's ranks, and adds its counts to ``acc``."""
+
+        @cuda.jit
+        def layer(n_items, table, front, nxt, depth, n, up, p, acc):
+            base = cuda.local.array(L, np.uint8)
+            state = cuda.local.array(L, np.uint8)
+            kids = cuda.local.array(M, np.int64)
+            looked = 0
+            made = 0
+            marked = 0
+            i, stride = threads()
+            while i < n_items:
+                a, b, c = visit(i, table, front, nxt, depth, n, up, p, base, state, kids)
+                looked += a
+                made += b
+                marked += c
+                i += stride
+            report(acc, looked, made, marked)
+
+        return layer
+
+    @cuda.jit(device=True)
+    def bytes_rank(r, dist, front, nxt, depth, n, up, p, base, state, kids):
+        """Top down (``up`` false): a position of depth ``depth`` marks its unseen children.
+        Bottom up: an unseen position marks itself at its first neighbour of depth ``depth``.
+        (The steps' ``todo`` and ``memo``, for fast paths these functions lack, are never
+        read: ``kids`` stands in.)"""
+        cur = np.uint8(depth)
+        if dist[r] != (np.uint8(UNSEEN) if up else cur):
+            return 0, 0, 0
+        if up:
+            hit, made = pull(dfns, r, p, base, state, table_of(dist), cur, kids)
+            if hit:
+                dist[r] = np.uint8(depth + 1)
+                return 1, made, 1
+            return 1, made, 0
+        k = push(dfns, r, p, base, state, kids, 0, kids, kids)
+        for t in range(k):
+            if dist[kids[t]] == UNSEEN:
+                dist[kids[t]] = np.uint8(depth + 1)
+        return 1, k, 0
+
+    @cuda.jit(device=True)
+    def push_word(w, table, front, nxt, depth, n, up, p, base, state, kids):
+        """Top down, the positions of frontier word ``w``: a child's two bits are set with an
+        atomic AND, and the thread that found them unseen counts it and sets its bit in
+        ``nxt``."""
         clear = ones ^ np.uint64((depth + 1) % 3)
         expanded = 0
         made = 0
         marked = 0
-        w = np.int64(cuda.grid(1))
-        stride = np.int64(cuda.gridsize(1))
-        while w < front.shape[0]:
-            bits = front[w]
-            while bits != 0:
-                low = bits & (~bits + one)
-                bits ^= low
-                r = w * 64 + np.int64(cuda.popc(low - one))
-                expanded += 1
-                unrank(r, p, base)
-                for m in range(p.n_moves):
-                    r2 = child(base, state, m, p)
-                    if r2 < 0:
-                        continue
-                    made += 1
-                    wi = r2 >> 5
-                    sh = np.uint64((r2 & 31) << 1)
-                    if (table[wi] >> sh) & ones != ones:
-                        continue
-                    old = cuda.atomic.and_(table, wi, ~(clear << sh))
-                    if (old >> sh) & ones == ones:  # this thread reached it first
-                        marked += 1
-                        cuda.atomic.or_(nxt, r2 >> 6, one << np.uint64(r2 & 63))
-            w += stride
-        report(acc, expanded, made, marked)
+        bits = front[w]
+        while bits != 0:
+            low = bits & (~bits + one)
+            bits ^= low
+            r = w * 64 + np.int64(cuda.popc(low - one))
+            expanded += 1
+            k = push(dfns, r, p, base, state, kids, 0, kids, kids)
+            made += k
+            for t in range(k):
+                r2 = kids[t]
+                wi = r2 >> 5
+                sh = np.uint64((r2 & 31) << 1)
+                if (table[wi] >> sh) & ones != ones:
+                    continue
+                old = cuda.atomic.and_(table, wi, ~(clear << sh))
+                if (old >> sh) & ones == ones:  # this thread reached it first
+                    marked += 1
+                    cuda.atomic.or_(nxt, r2 >> 6, one << np.uint64(r2 & 63))
+        return expanded, made, marked
 
-    @cuda.jit
-    def pull_packed(table, nxt, depth, n, p, acc):
-        state = cuda.local.array(L, np.uint8)
-        base = cuda.local.array(L, np.uint8)
-        cur = np.uint64(depth % 3)
-        clear = ones ^ np.uint64((depth + 1) % 3)
-        examined = 0
-        made = 0
-        marked = 0
-        wi = np.int64(cuda.grid(1))
-        stride = np.int64(cuda.gridsize(1))
-        while wi < table.shape[0]:
-            word = table[wi]
-            unseen = word & (word >> one) & _LOW_BITS
-            cleared = np.uint64(0)
-            new = np.uint64(0)
-            while unseen != 0:
-                low = unseen & (~unseen + one)
-                unseen ^= low
-                sh = np.uint64(cuda.popc(low - one))  # 2 * the position within the word
-                r = wi * 32 + np.int64(sh >> one)
-                if r >= n:
-                    break
-                examined += 1
-                unrank(r, p, base)
-                for m in range(p.n_moves):
-                    r2 = child(base, state, m, p)
-                    if r2 < 0:
-                        continue
-                    made += 1
-                    if (table[r2 >> 5] >> np.uint64((r2 & 31) << 1)) & ones == cur:
-                        cleared |= clear << sh
-                        new |= one << np.uint64(r & 63)
-                        marked += 1
-                        break
-            if cleared != 0:
-                table[wi] = word & ~cleared
-                cuda.atomic.or_(nxt, wi >> 1, new)
-            wi += stride
-        report(acc, examined, made, marked)
+    @cuda.jit(device=True)
+    def pull_packed_word(wi, table, front, nxt, depth, n, up, p, base, state, kids):
+        """Bottom up, the unseen positions of table word ``wi`` (:func:`.expand.pull_word`),
+        the word written once."""
+        looked, made, marked, clear, bits = pull_word(dfns, wi, n, p, base, state,
+                                                      table_of(table), np.uint64(depth % 3),
+                                                      kids)
+        if clear != 0:
+            table[wi] &= ~np.uint64(clear)
+            cuda.atomic.or_(nxt, wi >> 1, np.uint64(bits))
+        return looked, made, marked
 
-    return dict(fill=fill, mark_bytes=mark_bytes, count_bytes=count_bytes,
-                layer_bytes=layer_bytes,
-                mark_packed=mark_packed, push_packed=push_packed, pull_packed=pull_packed)
+    return dict(_plain_kernels(), layer_bytes=sweep(bytes_rank),
+                push_packed=sweep(push_word), pull_packed=sweep(pull_packed_word))
 
 
 class _Run:
@@ -336,7 +357,7 @@ class _Run:
 
     def __init__(self, fns, params):
         self.cuda = require()
-        self.k = kernels(fns, params.state_len)
+        self.k = kernels(fns, params.state_len, params.n_moves)
         self.p = device_params(self.cuda, params)
         self.grid = _grid(self.cuda)
         self.acc = self.cuda.device_array(3, dtype=np.int64)
@@ -349,6 +370,12 @@ class _Run:
         self.launch("fill", self.acc, np.int64(0))
         self.launch(name, *args, self.acc)
         return [int(x) for x in self.acc.copy_to_host()]
+
+    def layer(self, name, n_items, table, front, nxt, depth, n, up):
+        """Launch the layer kernel ``name`` (see ``sweep`` in :func:`_make_kernels`); its
+        three counts: positions looked at, children made, positions marked."""
+        return self.tally(name, np.int64(n_items), table, front, nxt, np.int64(depth),
+                          np.int64(n), bool(up), self.p)
 
 
 def warm(fns, params, packed=False, least=False):
@@ -375,14 +402,14 @@ def _warm(fns, params, packed, least):
         front = c.to_device(np.zeros(1, dtype=np.uint64))  # and none in the layer
         run.launch("fill", front, np.uint64(0))
         run.k["mark_packed"][1, 1](table, front, c.to_device(np.zeros(0, dtype=np.int64)))
-        run.tally("push_packed", table, front, front, np.int64(0), run.p)
-        run.tally("pull_packed", table, front, np.int64(0), np.int64(64), run.p)
+        run.layer("push_packed", front.shape[0], table, front, front, 0, 64, False)
+        run.layer("pull_packed", table.shape[0], table, front, front, 0, 64, True)
     else:
         dist = c.to_device(np.zeros(8, dtype=np.uint8))  # every position at depth 0
         run.launch("fill", dist, np.uint8(0))
         run.k["mark_bytes"][1, 1](dist, c.to_device(np.zeros(1, dtype=np.int64)))
-        run.tally("layer_bytes", dist, np.int64(UNSEEN - 1), False, run.p)
-        run.tally("layer_bytes", dist, np.int64(0), True, run.p)
+        run.layer("layer_bytes", 8, dist, dist, dist, UNSEEN - 1, 8, False)
+        run.layer("layer_bytes", 8, dist, dist, dist, 0, 8, True)
         run.tally("count_bytes", dist, np.uint8(1))
         if least:
             _least_kernel()[1, 1](dist, np.int64(8), c.device_array(1, dtype=np.uint8))
@@ -432,7 +459,7 @@ def bfs_bytes(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
                                   f"byte table; use table='packed'")
             break
         up = bottom_up and n - reached < counts[-1]
-        looked, made, new = run.tally("layer_bytes", dist, np.int64(depth), up, run.p)
+        looked, made, new = run.layer("layer_bytes", n, dist, dist, dist, depth, n, up)
         if not up:  # (two threads may have marked one child: count them once)
             new = run.tally("count_bytes", dist, np.uint8(depth + 1))[0]
         tally[0] += made
@@ -463,14 +490,14 @@ _LEAST = []
 
 
 def _least_kernel():
-    """The one kernel that needs no domain functions (:func:`least_per_block`), made once."""
+    """The kernel of :func:`least_per_block` (no domain functions), made once."""
     if not _LEAST:
         require()
+        threads = _threads()
 
         @cuda.jit
         def least(dist, per, out):
-            c = np.int64(cuda.grid(1))
-            stride = np.int64(cuda.gridsize(1))
+            c, stride = threads()
             while c < out.shape[0]:
                 best = np.uint8(UNSEEN)
                 for j in range(per):
@@ -523,11 +550,11 @@ def bfs_packed(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
             break
         up = n - reached < counts[-1]
         if up:
-            looked, made, new = run.tally("pull_packed", table, nxt, np.int64(depth),
-                                          np.int64(n), run.p)
+            looked, made, new = run.layer("pull_packed", table.shape[0], table, front, nxt,
+                                          depth, n, True)
         else:
-            looked, made, new = run.tally("push_packed", table, front, nxt, np.int64(depth),
-                                          run.p)
+            looked, made, new = run.layer("push_packed", front.shape[0], table, front, nxt,
+                                          depth, n, False)
         tally[0] += made
         tally[1] += looked
         tally[2] += up

@@ -26,7 +26,7 @@ until reached); the table decides what is new, one byte per position. Two ways t
 """
 
 import numpy as np
-from numba import prange, types
+from numba import prange
 from numba.extending import overload
 
 from ..core.jit import jit, kernel
@@ -34,6 +34,7 @@ from ..core import memory
 from ..core.contract import ILLEGAL, UNSEEN
 from ..core.errors import SearchLimitError
 from ..core.hashing import lowest_bit
+from .expand import MEMO_WORDS, pull, push
 from .workshare import (biggest_first, filled, new_counter, prefetch, start_threads, take,
                         total, workers)
 
@@ -67,8 +68,6 @@ BATCH = 32
 #: pattern database's 4.15 billion entries), so the small layers at either end of a search
 #: read almost nothing of the table.
 BLOCK_BITS = 10
-#: Words a domain's ``children`` may keep between its calls on one range of the table.
-MEMO_WORDS = 8
 
 
 @jit
@@ -87,49 +86,6 @@ def _mark_batch(kids, nk, dist, nxt, next_active):
     return marked
 
 
-def _rank_from(fns, r, m, p):
-    """The domain's ``rank_from`` where it offers one, else -1 (chosen when compiling)."""
-
-
-@overload(_rank_from, jit_options={"_nrt": False})
-def _choose_rank_from(fns, r, m, p):
-    if isinstance(fns[7], types.NoneType):
-        return lambda fns, r, m, p: np.int64(-1)
-    return lambda fns, r, m, p: fns.rank_from(r, m, p)
-
-
-def _has_rank_from(fns):
-    """Whether the domain offers ``rank_from`` (a constant when compiling: the kernels keep
-    their plain loop for the domains that do not)."""
-
-
-@overload(_has_rank_from, jit_options={"_nrt": False})
-def _choose_has_rank_from(fns):
-    has = not isinstance(fns[7], types.NoneType)
-    return lambda fns: has
-
-
-def _children(fns, r, p, out, k, memo):
-    """The domain's ``children`` where it offers them, else ``k`` (chosen when compiling)."""
-
-
-@overload(_children, jit_options={"_nrt": False})
-def _choose_children(fns, r, p, out, k, memo):
-    if isinstance(fns[8], types.NoneType):
-        return lambda fns, r, p, out, k, memo: k
-    return lambda fns, r, p, out, k, memo: fns.children(r, p, out, k, memo)
-
-
-def _has_children(fns):
-    """Whether the domain offers ``children`` (a constant when compiling)."""
-
-
-@overload(_has_children, jit_options={"_nrt": False})
-def _choose_has_children(fns):
-    has = not isinstance(fns[8], types.NoneType)
-    return lambda fns: has
-
-
 @kernel
 def _expand_range(lo, hi, dist, words, depth, fns, p, active, next_active):
     """Expand the positions of depth ``depth`` with rank in ``[lo, hi)``, skipping the blocks
@@ -137,12 +93,10 @@ def _expand_range(lo, hi, dist, words, depth, fns, p, active, next_active):
     the positions marked). ``words`` is ``dist`` seen as ``uint64``: eight entries are skipped
     at once when none of them equals ``depth`` (most of a big table, in most layers), and in a
     word with some, a bit mask gives the bytes to look at, one after the other, with no branch
-    per byte. Children's ranks come from the domain's ``rank_from`` where it answers, else from
-    ``unrank``, ``step`` and ``rank_after`` (given the parent's rank), the position made only
-    for the moves ``rank_from`` leaves, or all at once from the domain's ``children`` where it
-    offers them. Children are collected :data:`BATCH` at a time, their entries prefetched as
-    their ranks are made, and only then looked at: the cache misses overlap, and no branch on a
-    table entry waits for one.
+    per byte. Each position's children come from :func:`.expand.push` (with the domain's
+    ``rank_from`` or ``children`` where it offers them). Children are collected :data:`BATCH`
+    at a time, their entries prefetched as each position's ranks are made, and only then
+    looked at: the cache misses overlap, and no branch on a table entry waits for one.
 
     Returns (positions of depth ``depth`` found, neighbours newly marked ``depth + 1``,
     moves found illegal): the children generated are ``found * n_moves - illegal``, with no
@@ -183,42 +137,11 @@ def _expand_range(lo, hi, dist, words, depth, fns, p, active, next_active):
         if dist[r] != depth:
             continue
         found += 1
-        # (written out here: a helper inlined by numba, given params, would count the
-        # references of all its arrays on every position)
-        rest = p.n_moves
-        if _has_children(fns):
-            rest = 0
-            k = _children(fns, r, p, kids, nk, memo)
-            illegal += p.n_moves - (k - nk)
-            for t in range(nk, k):
-                prefetch(dist, kids[t])
-            nk = k
-        elif _has_rank_from(fns):
-            rest = 0
-            for m in range(p.n_moves):
-                c = _rank_from(fns, r, m, p)
-                if c >= 0:
-                    prefetch(dist, c)
-                    kids[nk] = c
-                    nk += 1
-                else:
-                    todo[rest] = m
-                    rest += 1
-        if rest > 0:
-            fns.unrank(r, p, base)
-            for j in range(p.state_len):
-                state[j] = base[j]
-            for t in range(rest):
-                m = todo[t] if _has_rank_from(fns) else t
-                if fns.step(state, m, p) == ILLEGAL:
-                    illegal += 1
-                    continue
-                c = fns.rank_after(state, m, r, p)
-                prefetch(dist, c)
-                kids[nk] = c
-                nk += 1
-                for j in range(p.state_len):  # back to the parent (a copy: cheaper than a move)
-                    state[j] = base[j]
+        k = push(fns, r, p, base, state, kids, nk, todo, memo)
+        illegal += p.n_moves - (k - nk)
+        for t in range(nk, k):
+            prefetch(dist, kids[t])
+        nk = k
         if nk >= BATCH:
             marked += _mark_batch(kids, nk, dist, nxt, next_active)
             nk = 0
@@ -272,35 +195,8 @@ def _expand_range_up(lo, hi, dist, words, depth, fns, p):
             r += 1
             continue
         examined += 1
-        # the children that rank_from gives (no position made) first, then the others
-        rest = p.n_moves
-        hit = False
-        if _has_rank_from(fns):
-            rest = 0
-            for m in range(p.n_moves):
-                c = _rank_from(fns, r, m, p)
-                if c < 0:
-                    todo[rest] = m
-                    rest += 1
-                    continue
-                made += 1
-                if dist[c] == depth:
-                    hit = True
-                    break
-        if not hit and rest > 0:
-            fns.unrank(r, p, base)
-            for j in range(p.state_len):
-                state[j] = base[j]
-            for t in range(rest):
-                m = todo[t] if _has_rank_from(fns) else t
-                if fns.step(state, m, p) == ILLEGAL:
-                    continue
-                made += 1
-                hit = dist[fns.rank_after(state, m, r, p)] == depth
-                for j in range(p.state_len):
-                    state[j] = base[j]
-                if hit:
-                    break
+        hit, tried = pull(fns, r, p, base, state, dist, depth, todo)
+        made += tried
         if hit:
             dist[r] = nxt
             marked += 1

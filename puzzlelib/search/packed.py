@@ -39,6 +39,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..core.contract import ILLEGAL
 from ..core.jit import jit, kernel
+from .expand import MEMO_WORDS, code_at, pull_word, push
 from .workshare import (atomic_rmw, filled, new_counter, prefetch, start_threads, take, total,
                         workers)
 
@@ -50,7 +51,6 @@ CHUNK_WORDS = 1 << CHUNK_BITS
 #: The chunk of rank ``r`` is ``r >> CHUNK_SHIFT``.
 CHUNK_SHIFT = CHUNK_BITS + 6
 
-_LOW_BITS = np.uint64(0x5555555555555555)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
@@ -74,12 +74,6 @@ def front_words(n):
 def packed_bytes(n):
     """Bytes :func:`packed_bfs` allocates for ``n`` positions."""
     return 8 * (2 * front_words(n) + front_words(n))
-
-
-@jit
-def code_at(table, r):
-    """The two-bit code of rank ``r``: its depth modulo 3, or :data:`UNSEEN_CODE`."""
-    return (table[r >> 5] >> np.uint64((r & 31) << 1)) & np.uint64(3)
 
 
 @jit
@@ -135,6 +129,8 @@ def _push_words(a, b, table, front, depth, next_active, fns, p, l, out, hs, ws):
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
     kids = np.empty(BATCH + p.n_moves, dtype=np.int64)
+    todo = np.empty(p.n_moves, dtype=np.int64)  # (see expand.push)
+    memo = np.full(MEMO_WORDS, -1, dtype=np.int64)
     nk = 0
     c = np.uint64(depth % 3)
     old_code = np.uint64((depth + 2) % 3)
@@ -160,20 +156,12 @@ def _push_words(a, b, table, front, depth, next_active, fns, p, l, out, hs, ws):
             if l >= 0:
                 _w_put(ws, out, hs, l, r - a * 64)
             found += 1
-            fns.unrank(r, p, base)
-            for j in range(p.state_len):
-                state[j] = base[j]
-            for m in range(p.n_moves):
-                if fns.step(state, m, p) == ILLEGAL:
-                    illegal += 1
-                    continue
-                r2 = fns.rank_after(state, m, r, p)
-                for j in range(p.state_len):
-                    state[j] = base[j]
-                prefetch(table, r2 >> 5)
-                prefetch(front, r2 >> 6)  # (for the mark if it is new: an atomic waits for it)
-                kids[nk] = r2
-                nk += 1
+            k = push(fns, r, p, base, state, kids, nk, todo, memo)
+            illegal += p.n_moves - (k - nk)
+            for t in range(nk, k):
+                prefetch(table, kids[t] >> 5)
+                prefetch(front, kids[t] >> 6)  # (for the mark if new: an atomic waits for it)
+            nk = k
             if nk >= BATCH:
                 marked += _mark_children(kids, nk, table, front, clear_next, next_active)
                 nk = 0
@@ -187,16 +175,16 @@ def _push_words(a, b, table, front, depth, next_active, fns, p, l, out, hs, ws):
 def _pull_words(a, b, table, front, depth, n, fns, p, l, out, hs, ws):
     """Bottom up: every unseen position of frontier words ``[a, b)`` (table words ``2a`` to
     ``2b``) that has a neighbour with code ``depth % 3`` gets code ``(depth + 1) % 3`` and its
-    frontier bit; of the frontier bits already set, those of depth ``depth`` are kept and
-    last layer's cleared (as top down). Only these words are written.
+    frontier bit (:func:`.expand.pull_word`); of the frontier bits already set, those of depth
+    ``depth`` are kept and last layer's cleared (as top down). Only these words are written.
 
     Returns (positions examined, positions reached, children made, whether any frontier bit
     is left set in these words). With ``l >= 0`` the positions of depth ``depth`` are
     written as :func:`_push_words` writes them."""
     state = np.empty(p.state_len, dtype=np.uint8)
     base = np.empty(p.state_len, dtype=np.uint8)
+    todo = np.empty(p.n_moves, dtype=np.int64)  # (see expand.push)
     c = np.uint64(depth % 3)
-    clear_next = np.uint64(3) ^ np.uint64((depth + 1) % 3)
     one = np.uint64(1)
     examined = 0
     marked = 0
@@ -212,35 +200,15 @@ def _pull_words(a, b, table, front, depth, n, fns, p, l, out, hs, ws):
                 new_front |= one << np.uint64(bit)
                 if l >= 0:
                     _w_put(ws, out, hs, l, (fi - a) * 64 + bit)
-        for half in range(2):
-            wi = 2 * fi + half
-            w = table[wi]
-            unseen = w & (w >> one) & _LOW_BITS  # the low bit of every code-3 pair
-            clear = np.uint64(0)
-            while unseen != 0:
-                bit = trailing_zeros(unseen)
-                unseen &= unseen - one
-                r = wi * 32 + (bit >> 1)
-                if r >= n:
-                    break
-                examined += 1
-                fns.unrank(r, p, base)
-                for j in range(p.state_len):
-                    state[j] = base[j]
-                for m in range(p.n_moves):
-                    if fns.step(state, m, p) == ILLEGAL:
-                        continue
-                    made += 1
-                    hit = code_at(table, fns.rank_after(state, m, r, p)) == c
-                    for j in range(p.state_len):
-                        state[j] = base[j]
-                    if hit:
-                        clear |= clear_next << np.uint64(bit)
-                        new_front |= one << np.uint64(half * 32 + (bit >> 1))
-                        marked += 1
-                        break
+        for wi in range(2 * fi, 2 * fi + 2):
+            looked, tried, reached, clear, bits = pull_word(fns, wi, n, p, base, state, table, c,
+                                                            todo)
+            examined += looked
+            made += tried
+            marked += reached
+            new_front |= bits
             if clear != 0:
-                table[wi] = w & ~clear
+                table[wi] &= ~clear
         front[fi] = new_front
         left |= new_front
     return examined, marked, made, left != 0
