@@ -790,8 +790,8 @@ def test_cli_solve_layers_pdb(tmp_path, capsys):
     r = _cli("solve", "--board", str(f), "--metric", "path", "--json")  # the real entry point
     d = json.loads(r.stdout)
     assert r.returncode == 0 and d["length"] == 81 and len(d["moves"]) == 81
-    assert {"length", "moves", "nodes", "seconds", "compile_seconds", "stats"} <= set(d)
-    assert d["nodes"] == d["stats"]["stored"]  # bfs: the positions of every layer kept
+    assert {"length", "moves", "counts", "seconds", "compile_seconds", "stats"} <= set(d)
+    assert d["definition"]["metric"] == "path" and d["puzzle"] == "blocks"
     rc, out = _main(capsys, "layers", "--board", str(f), "--metric", "unit", "--json")
     d = json.loads(out)
     assert rc == 0 and d["total"] == 25955 and d["max_depth"] == len(d["counts"]) - 1

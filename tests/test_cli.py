@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from puzzlelib.cli import main
+from puzzlelib.cli import CLI_PUZZLES, LAYERS_FIELDS, SOLVE_FIELDS, main
 
 
 def run(capsys, *argv):
@@ -22,14 +22,15 @@ def test_solve_json(capsys):
     d = json.loads(out)
     assert d["length"] == 31 and len(d["moves"]) == 31 and set(d["moves"]) <= set("udlr")
     assert d["solutions"] == 40
-    assert d["nodes"] > 0 and d["seconds"] >= 0 and d["compile_seconds"] >= 0
-    # the fields of earlier versions, and the stats record
-    assert {"size", "method", "start", "goal", "length", "moves", "nodes", "seconds",
-            "compile_seconds", "solutions", "iterations", "threads", "initial_bound",
-            "heuristic", "initial_h"} <= set(d)
+    assert d["seconds"] >= 0 and d["compile_seconds"] >= 0
+    # the fields of every puzzle, what IDA* reports, and the stats record
+    assert list(d)[:len(SOLVE_FIELDS)] == list(SOLVE_FIELDS)
+    assert {"iterations", "initial_bound", "heuristic", "initial_h"} <= set(d)
+    assert d["definition"] == {"size": "3x3", "goal": [1, 2, 3, 4, 5, 6, 7, 8, 0],
+                               "hash": "perfect"}
     assert set(d["stats"]) == {"generated", "expanded", "stored", "memory_bytes", "seconds",
                                "compile_seconds"}
-    assert d["nodes"] == d["stats"]["generated"] == 103884
+    assert d["stats"]["generated"] == 103884
 
 
 @pytest.mark.parametrize("method", ["bfs", "bidir", "iddfs", "astar", "greedy"])
@@ -38,15 +39,16 @@ def test_every_method_json(capsys, method):
     assert code == 0
     d = json.loads(out)
     assert d["length"] == 2 and d["moves"] == "dr" and d["method"] == method
-    legacy = {"bfs": "counts", "bidir": "forward_counts", "iddfs": "iterations",
-              "astar": "expanded", "greedy": "expanded"}[method]
-    assert legacy in d and d["stats"]["generated"] >= 2
+    own = {"bfs": "counts", "bidir": "forward_counts", "iddfs": "iterations",
+           "astar": "initial_h", "greedy": "initial_h"}[method]
+    assert d[own] is not None and d["stats"]["generated"] >= 2
 
 
 def test_goal_option(capsys):
     code, out, _ = run(capsys, "solve", "--start", "1 0 2 3", "--size", "2x2",
                        "--goal", "0 1 2 3", "--json")
-    assert code == 0 and json.loads(out)["moves"] == "l"
+    d = json.loads(out)
+    assert code == 0 and d["moves"] == "l" and d["definition"]["goal"] == [0, 1, 2, 3]
 
 
 def test_layers_json(capsys):
@@ -106,9 +108,16 @@ def test_plain_output(capsys):
          "expected 9 values"),
         (["solve", "--puzzle", "blocks"], "--board FILE or --start"),
         (["solve", "--puzzle", "blocks", "--start", "AB/C"], "row 2 has 1 cells"),
-        (["solve", "--board", "x.txt", "--start", "1 2 3 0", "--size", "2x2"], "--board is for"),
+        (["solve", "--board", "x.txt", "--start", "1 2 3 0", "--size", "2x2"],
+         "--board applies to the blocks puzzle, not the sliding puzzle"),
         (["layers", "--puzzle", "rotation", "--size", "3x3", "--start", "1 2 3 4 5 6 7 8 9",
-          "--hash", "sparse"], "--hash applies to sliding tiles"),
+          "--hash", "sparse"], "--hash applies to the sliding puzzle, not the rotation"),
+        (["solve", "--start", "1 2 3 4 5 6 7 8 0", "--metric", "unit"],
+         "--metric applies to the blocks and pocket-cube puzzles"),
+        (["layers", "--puzzle", "pocket-cube", "--metric", "unit"], "not a pocket-cube metric"),
+        (["solve", "--puzzle", "blocks", "--start", "ABBC/ABBC/DEEF/DGHF/I..J", "--size", "4x5"],
+         "--size applies to"),
+        (["solve", "--puzzle", "topspin", "--start", "1 2 3"], "needs --size N,K"),
         (["solve", "--start", "8 6 7 2 5 4 3 0 1", "--max-depth", "-3"], "max_depth must be"),
     ],
 )
@@ -152,10 +161,12 @@ def test_threads_option(capsys):
             assert code == 0
             outs.append(json.loads(out))
     one, one_all, two, two_all = outs
-    assert (two_all["length"], two_all["solutions"], two_all["nodes"], two_all["threads"]) == (
-        31, 40, 103884, 2)
-    assert one_all["nodes"] == two_all["nodes"] and one_all["threads"] == 1
-    assert (one["moves"], one["nodes"]) == (two["moves"], two["nodes"])
+    assert (two_all["length"], two_all["solutions"], two_all["stats"]["generated"],
+            two_all["threads"]) == (31, 40, 103884, 2)
+    assert one_all["stats"] == {**two_all["stats"], "seconds": one_all["stats"]["seconds"],
+                                "compile_seconds": one_all["stats"]["compile_seconds"]}
+    assert one_all["threads"] == 1
+    assert (one["moves"], one["stats"]["generated"]) == (two["moves"], two["stats"]["generated"])
     code, _, err = run(capsys, "solve", "--start", "8 6 7 2 5 4 3 0 1", "--threads", "-1")
     assert code == 2 and "threads must be at least 1" in err
 
@@ -179,12 +190,12 @@ def test_every_puzzle_through_solve_and_layers(capsys, tmp_path):
     code, out, _ = run(capsys, "solve", "--puzzle", "rotation", "--size", "3x3", "--start",
                        "9 4 3 2 1 8 7 6 5", "--json")
     d = json.loads(out)
-    assert code == 0 and d["length"] == 2 and d["operations"] == [[0, 0], [1, 1]]
-    assert d["puzzle"] == "rotation" and d["stats"]["stored"] == d["states"]
+    assert code == 0 and d["length"] == 2 and d["moves"] == [[0, 0], [1, 1]]
+    assert d["puzzle"] == "rotation" and d["definition"] == {"size": "3x3"}
     code, out, _ = run(capsys, "solve", "--puzzle", "blocks", "--start",
                        "ABBC/ABBC/DEEF/DGHF/I..J", "--metric", "path", "--json")
     d = json.loads(out)
-    assert code == 0 and d["length"] == 81 and d["stats"]["stored"] == d["nodes"]
+    assert code == 0 and d["length"] == 81 and d["counts"][-1] >= 1
     board = tmp_path / "classic.txt"
     board.write_text("ABBC\nABBC\nDEEF\nDGHF\nI..J\n")
     code, out, _ = run(capsys, "layers", "--puzzle", "blocks", "--board", str(board), "--json")
@@ -239,3 +250,38 @@ def test_warm_runs_its_list_and_stops_at_a_failure(capsys, monkeypatch):
     assert main(["warm", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "warm: layers --size 2x2" in err and "start" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["--size", "2x3", "--start", "1 2 3 4 0 5"],
+    ["--puzzle", "rotation", "--size", "3x3", "--start", "9 4 3 2 1 8 7 6 5"],
+    ["--puzzle", "blocks", "--start", "ABBC/ABBC/DEEF/DGHF/I..J", "--metric", "unit"],
+    ["--puzzle", "pancake", "--start", "3 1 2"],
+    ["--puzzle", "topspin", "--size", "6,4", "--start", "4 3 2 1 5 6"],
+    ["--puzzle", "pocket-cube", "--start", "R U"],
+])
+def test_every_puzzle_gives_one_json_shape(capsys, argv):
+    """``solve`` and ``layers``: the same fields, in the same order, whatever the puzzle; then
+    what the method reports, and ``stats`` last."""
+    code, out, _ = run(capsys, "solve", *argv, "--json")
+    d = json.loads(out)
+    assert code == 0 and list(d)[:len(SOLVE_FIELDS)] == list(SOLVE_FIELDS), list(d)
+    assert list(d)[-1] == "stats" and d["length"] == len(d["moves"]) >= 1
+    assert d["puzzle"] in CLI_PUZZLES and "puzzle" not in d["definition"]
+    code, out, _ = run(capsys, "layers", *argv, "--json")
+    d = json.loads(out)
+    assert code == 0 and list(d)[:len(LAYERS_FIELDS)] == list(LAYERS_FIELDS), list(d)
+    assert list(d)[-1] == "stats" and d["total"] == sum(d["counts"]) == d["stats"]["expanded"]
+
+
+def test_no_solution_within_max_depth_exits_3_but_the_contest_form_answers(capsys, monkeypatch):
+    code, out, err = run(capsys, "solve", "--puzzle", "rotation", "--size", "3x3", "--start",
+                         "9 4 3 2 1 8 7 6 5", "--max-depth", "1", "--json")
+    assert code == 3 and out == "" and "not within max_depth" in err
+    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO("3 3\n9 4 3\n2 1 8\n7 6 5\n"))
+    code, out, _ = run(capsys, "rotation", "--max-ops", "1")
+    assert code == 0 and out == "-1\n"
+    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO("3 3\n9 4 3\n2 1 8\n7 6 5\n"))
+    code, out, _ = run(capsys, "rotation", "--max-ops", "1", "--json")
+    d = json.loads(out)
+    assert code == 0 and (d["length"], d["moves"], d["status"]) == (-1, [], "not within max_depth")

@@ -575,8 +575,8 @@ def test_cli_heuristic_json():
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert d["length"] == 22 and d["heuristic"] == "pdb555" and d["reflect"] is True
-    assert {"moves", "nodes", "seconds", "compile_seconds", "pdb_seconds", "stats"} <= set(d)
-    assert d["nodes"] == d["stats"]["generated"]
+    assert {"moves", "seconds", "compile_seconds", "pdb_seconds", "stats"} <= set(d)
+    assert d["stats"]["generated"] > 0
     bad = _cli("solve", "--size", "3x3", "--start", "1 2 3 4 5 6 7 0 8", "--heuristic", "pdb78")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "4x4" in bad.stderr
     bad = _cli("solve", "--size", "4x4", "--start", DOC_002, "--heuristic", "pdb6666", "--json")

@@ -149,9 +149,9 @@ def test_cli_prints_only_the_answer_and_json():
     out = subprocess.run(cmd + ["--json"], input=SAMPLES[1][0], capture_output=True, text=True,
                          check=True)
     d = json.loads(out.stdout)
-    assert d["length"] == -1 and d["operations"] == [] and d["seconds"] >= 0
-    assert {"forward_counts", "backward_counts", "states", "memory_bytes"} <= set(d)
-    assert d["states"] == d["stats"]["stored"] and d["stats"]["generated"] > 0
+    assert d["length"] == -1 and d["moves"] == [] and d["seconds"] >= 0
+    assert {"forward_counts", "backward_counts"} <= set(d) and d["definition"]["size"]
+    assert d["stats"]["stored"] > 0 and d["stats"]["generated"] > 0
     bad = subprocess.run(cmd, input="3 3\n1 2 3\n", capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "expected 3 rows" in bad.stderr
 

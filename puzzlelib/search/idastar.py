@@ -782,7 +782,7 @@ def _subtrees(fns, p, count_all, cfns, skip, roots, hs, lasts, k, bound):
     return sols, nodes, overs, lens, expanded, paths
 
 
-@jit
+@kernel
 def _threaded(fns, p, count_all, cfns, skip):
     """The :class:`DepthFirst` record (no ``ffns``, ``tt`` nor ``order``) inside a parallel
     loop: numba's parallel loops take no record of functions and arrays (nor one taken apart
