@@ -168,7 +168,7 @@ def breakdown():
     size, start, _, _ = PROBLEMS["problem2"]
     lay = layers(SlidingPuzzle(size), start)
     puz = SlidingPuzzle(4, 4, goal=[int(x) for x in start.split()], heuristic="none")
-    fns, p, kf = puz.fns, puz.params, puz.lkfns
+    fns, p, kf = puz.fns, puz.params, puz.keys
     depth = int(np.argmax(lay.counts))
     ranks = np.flatnonzero(lay.table == depth)
     keys = np.empty(len(ranks), dtype=np.int64)

@@ -216,6 +216,12 @@ def _auto_progress(progress, size):
     return bool(progress) if progress is not None else (size or 0) >= PROGRESS_MIN_TABLE
 
 
+def _ranked_keys(space):
+    """The puzzle's keys where they give its rank (layered BFS's lists of keys), else None."""
+    keys = space.keys
+    return keys if keys is not None and keys.rank_after is not None else None
+
+
 def _solve_table(plan, space, state, timer, max_depth, progress, **_):
     """``bfs`` over a distance table indexed by rank, stopped at the goal's layer."""
     n, threads = plan.run["n"], plan.threads
@@ -225,7 +231,7 @@ def _solve_table(plan, space, state, timer, max_depth, progress, **_):
             _on_threads(threads), timer.phase() as ph:
         res = plan.function()(
             space.fns, params, n, [int(space.fns.rank(state, space.params))],
-            stop_rank=rg, progress=update, buckets=space.buckets, kfns=space.lkfns,
+            stop_rank=rg, progress=update, buckets=space.buckets, kfns=_ranked_keys(space),
             max_depth=max_depth, kernel=plan.run["layer_kernel"])
         reached = res.dist[rg] != UNSEEN
         path = _layered.path_to(res.dist, rg, space.fns, space.params) if reached else None
@@ -241,11 +247,11 @@ def _solve_layers_of_states(plan, space, state, timer, max_depth, max_states, pr
             timer.phase() as ph:
         try:
             if words is not None:
-                res = plan.function()(space.wfns, words, state, len(state), progress=update,
+                res = plan.function()(space.words, words, state, len(state), progress=update,
                                       max_states=max_states, max_depth=max_depth)
             else:
                 res = plan.function()(space.fns, space.params, state, stop_at_goal=True,
-                                      ffns=space.ffns, progress=update, max_states=max_states,
+                                      ffns=space.frontier, progress=update, max_states=max_states,
                                       max_depth=max_depth)
         except MemoryError as e:
             raise SearchLimitError(f"{e}; raise max_states, or use astar or idastar with a "
@@ -293,7 +299,7 @@ def _solve_bidir(plan, space, state, timer, max_depth, max_states, **_):
     bound0 = space.residue(state)
     with timer.phase() as ph:
         res = plan.function()(state, goal, space.fns, space.params, max_depth, max_states,
-                              variant=variant, kfns=space.kfns, n_ranks=plan.run["n"],
+                              variant=variant, kfns=space.keys, n_ranks=plan.run["n"],
                               bound0=bound0, direct=space.stable_types)
     return _bidir_out(res, "bidirectional search", max_states, ph.seconds)
 
@@ -306,9 +312,9 @@ def _solve_deepening(plan, space, state, timer, max_depth, progress, skip, **_):
     with pass_bar(progress, method) as report, _on_threads(run["n_threads"]), \
             timer.phase() as ph:
         res = plan.function()(
-            state, space.dfs_fns, space.params, bound0, all_solutions, max_depth,
-            node_limit, parallel=parallel, progress=report, ffns=space.ffns,
-            cfns=space.cfns if run["cursor"] else None, transpositions=transpositions,
+            state, space.depth_first.fns, space.params, bound0, all_solutions, max_depth,
+            node_limit, parallel=parallel, progress=report, ffns=space.frontier,
+            cfns=space.depth_first.cursor if run["cursor"] else None, transpositions=transpositions,
             skip=skip, order=run["order"])
     if res.status == _ida.NODE_LIMIT:
         raise SearchLimitError(f"{method} stopped at its node limit ({node_limit:,} nodes, "
@@ -328,7 +334,7 @@ def _solve_astar(plan, space, state, timer, max_states, **_):
     method = plan.method
     with timer.phase() as ph:
         res = plan.function()(state, space.fns, space.params, 1 if method == "astar" else 0,
-                              max_states, ffns=space.ffns)
+                              max_states, ffns=space.frontier)
     if res.status == _astar.STATE_LIMIT:
         raise SearchLimitError(f"{method} stopped at {max_states:,} stored states "
                                f"({res.memory_bytes / 2**20:.0f} MiB) without reaching the goal; "
@@ -516,7 +522,7 @@ def _layers_search(plan, space, state, n, progress, farthest_limit, max_depth, m
             res = plan.function()(
                 space.fns, params, n, [int(space.fns.rank(state, space.params))],
                 progress=update, buckets=space.buckets, kernel=plan.run["layer_kernel"],
-                kfns=space.lkfns,
+                kfns=_ranked_keys(space),
                 max_depth=max_depth)
         counts, table = res.counts, res.dist
         ranks, n_far = _layered.ranks_at_depth(table, len(counts) - 1, farthest_limit)
@@ -529,12 +535,12 @@ def _layers_search(plan, space, state, n, progress, farthest_limit, max_depth, m
         with layer_bar(bool(progress), None, f"{space.label} layers", progress) as update:
             try:
                 if words is not None:
-                    res = plan.function()(space.wfns, words, state, len(state),
+                    res = plan.function()(space.words, words, state, len(state),
                                           progress=update, max_states=max_states,
                                           max_depth=max_depth)
                 else:
                     res = plan.function()(space.fns, space.params, state,
-                                                 ffns=space.ffns, progress=update,
+                                                 ffns=space.frontier, progress=update,
                                                  max_states=max_states, max_depth=max_depth)
             except MemoryError as e:
                 raise SearchLimitError(f"{e}; raise max_states") from None
@@ -603,8 +609,8 @@ def _run_many(plan, puzzle, starts, progress, cache):
         residues = [space.residue(s) for s in states]
         h0 = [space.heuristic_value(s) for s in states]
         with timer.phase() as ph:
-            res = plan.function()(states, residues, space.dfs_fns, space.params, max_depth,
-                                  n_threads, space.cfns, skip=skip)
+            res = plan.function()(states, residues, space.depth_first.fns, space.params,
+                                  max_depth, n_threads, space.depth_first.cursor, skip=skip)
         extra["prune"] = plan.prune
     results = []
     for i, s in enumerate(states):

@@ -172,7 +172,7 @@ def _skip_for(puzzle, method, prune, all_solutions=False, transpositions=None):
     why = None
     if all_solutions:
         why = "counting all optimal solutions needs every path"
-    elif puzzle.ffns is not None or transpositions:
+    elif puzzle.frontier is not None or transpositions:
         why = f"the {puzzle.name} puzzle's search lists candidate moves"
     if why is None:
         if type(puzzle).move_automaton is not Puzzle.move_automaton:
@@ -339,7 +339,7 @@ def _plan_bfs(space, n_threads, max_states, kw):
 
 def bidir_variant(space):
     """``(variant, n_ranks, why)`` of bidirectional search on ``space``."""
-    if space.kfns is not None:
+    if space.keys is not None:
         return "keys", None, "the puzzle's positions fit 64-bit keys: hash sets of keys"
     try:
         n = space.n_ranks
@@ -382,19 +382,19 @@ def _plan_deepening(space, guided_later, method, all_solutions, threads, depth, 
                     order, dbs, kw):
     if transpositions is None:
         transpositions = 0 if all_solutions else space.default_transpositions
-    if transpositions and (space.ffns is None or all_solutions):
+    if transpositions and (space.frontier is None or all_solutions):
         raise PuzzleError("a transposition table needs a puzzle that lists its candidate moves "
                           "(block puzzles) and one solution, not all of them")
-    parallel = threads > 1 and space.ffns is None
+    parallel = threads > 1 and space.frontier is None
     # a pattern database's space steps without the cursor (its lookups need the whole state)
-    cursor = not guided_later and space.cfns is not None and order is None
+    cursor = not guided_later and space.depth_first.cursor is not None and order is None
     kw["run"].update(parallel=parallel, cursor=cursor, transpositions=transpositions,
                      n_threads=threads)
-    loop = ("candidate moves" if space.ffns is not None else
+    loop = ("candidate moves" if space.frontier is not None else
             "cursor loop" if cursor else "plain loop")
     variant = loop + (", passes shared among threads" if parallel else ", one thread")
     why = []
-    if space.ffns is not None:
+    if space.frontier is not None:
         why.append(f"the {space.name} puzzle lists its candidate moves: one thread")
     elif threads == 1:
         why.append("one thread asked for (or the only one)")
@@ -402,7 +402,7 @@ def _plan_deepening(space, guided_later, method, all_solutions, threads, depth, 
         why.append(f"big passes' subtrees shared among {threads} threads")
     if transpositions:
         why.append(f"a transposition table of up to {transpositions:,} positions a pass")
-    mem = (8 * (depth + 1) + _ida.stack_bytes(space.params, depth, space.ffns is not None)
+    mem = (8 * (depth + 1) + _ida.stack_bytes(space.params, depth, space.frontier is not None)
            + _db_bytes(dbs))
     how = f"the path and a pass's stack to depth {depth}"
     if transpositions:
@@ -598,7 +598,7 @@ def plan_many(puzzle, starts, method="idastar", heuristic=None, *, pdb=None, ref
     """The :class:`Plan` of ``solve_many(puzzle, starts, ...)`` (the starts already checked):
     either every start searched at once (``run["batch"]``), or each solved in turn by
     :func:`~puzzlelib.solve` (the plan of the first start's)."""
-    batchable = method in COUNTING_METHODS and puzzle.ffns is None and puzzle.thread_safe
+    batchable = method in COUNTING_METHODS and puzzle.frontier is None and puzzle.thread_safe
     if not batchable or limits.get("all_solutions") or limits.get("node_limit"):
         plan = plan_solve(puzzle, starts[0], method, heuristic, pdb=pdb, reflect=reflect,
                           threads=threads, max_depth=max_depth, cache=cache, backend=backend,

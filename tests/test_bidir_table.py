@@ -24,14 +24,14 @@ def _both(start, size, goal=None, max_depth=80):
 
     def run(variant):
         return bidir.bidirectional(s, g, puz.fns, puz.params, max_depth, 10**7, variant=variant,
-                                   kfns=puz.kfns, n_ranks=puz.n_ranks, bound0=bound0)
+                                   kfns=puz.keys, n_ranks=puz.n_ranks, bound0=bound0)
 
     states = run("states")
     table = run("table")
     _same(table, states)
     # each run used its own kernel
     assert table.memory_bytes != states.memory_bytes
-    if puz.kfns is not None:
+    if puz.keys is not None:
         keys = run("keys")
         _same(keys, states)
         assert keys.memory_bytes != table.memory_bytes
@@ -120,7 +120,7 @@ def test_unsolvable_pairs_are_exhausted(rows, cols, rng):
         s = puz.state_of(np.array(board, dtype=np.uint8))  # (unchecked: the other class)
         g = puz.goal_state()
         a, b, c = (bidir.bidirectional(s, g, puz.fns, puz.params, 100, 10**6, variant=v,
-                                       kfns=puz.kfns, n_ranks=puz.n_ranks)
+                                       kfns=puz.keys, n_ranks=puz.n_ranks)
                    for v in ("table", "states", "keys"))
         assert a.status == b.status == c.status == bidir.EXHAUSTED
         assert len(a.path) == len(c.path) == 0
@@ -135,9 +135,11 @@ def test_kernel_choice(monkeypatch):
     assert api._bidir_variant(SlidingPuzzle(3, 3)) == ("keys", None)  # 9 cells: keys
     assert api._bidir_variant(SlidingPuzzle(4, 4)) == ("states", None)  # 16!/2: hash sets
     assert api._bidir_variant(SlidingPuzzle(5, 5)) == ("states", None)  # too many to rank
-    multi = SlidingPuzzle(4, 4, goal=[1] * 7 + [2] * 8 + [0])
-    assert api._bidir_variant(multi) == ("table", 102_960)
-    monkeypatch.setenv("PUZZLELIB_MAX_BYTES", "100000")  # two such tables no longer fit
+    # 16 cells of repeated labels: 4-bit fields and no field for the blank, so keys
+    assert api._bidir_variant(SlidingPuzzle(4, 4, goal=[1] * 7 + [2] * 8 + [0])) == ("keys", None)
+    multi = SlidingPuzzle(5, 4, goal=[1] * 10 + [2] * 9 + [0])  # 20 cells: no keys, two tables
+    assert api._bidir_variant(multi) == ("table", 1_847_560)
+    monkeypatch.setenv("PUZZLELIB_MAX_BYTES", "1000000")  # two such tables no longer fit
     assert api._bidir_variant(multi) == ("states", None)
     assert solve(SlidingPuzzle("3x3"), "8 6 7 2 5 4 3 0 1", method="bidir").stats.stored == 15828
 
@@ -157,7 +159,7 @@ def test_long_multiset_hash_uses_tables_too():
 
 @pytest.mark.parametrize("rows,cols,goal", [
     (2, 3, None), (3, 3, None), (3, 5, None), (2, 6, None),
-    (3, 4, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 0]),
+    (3, 4, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 0]), (4, 4, [1] * 7 + [2] * 8 + [0]),
 ])
 def test_keys_follow_the_moves(rows, cols, goal, rng):
     """A key unkeys to its position, and ``key_step`` gives the key of ``step``'s child (or -1
@@ -166,7 +168,7 @@ def test_keys_follow_the_moves(rows, cols, goal, rng):
     import itertools
 
     puz = SlidingPuzzle(rows, cols, goal=goal, heuristic="none")
-    kf, p = puz.kfns, puz.params
+    kf, p = puz.keys, puz.params
     if rows * cols <= 6:
         boards = [list(b) for b in itertools.permutations(range(rows * cols))]
     else:
@@ -192,8 +194,10 @@ def test_keys_follow_the_moves(rows, cols, goal, rng):
 
 
 def test_boards_over_15_cells_have_no_keys():
-    assert SlidingPuzzle(3, 5).kfns is not None
-    assert SlidingPuzzle(4, 4).kfns is None
+    assert SlidingPuzzle(3, 5).keys is not None
+    assert SlidingPuzzle(4, 4).keys is None
+    assert SlidingPuzzle(4, 4, goal=[1] * 7 + [2] * 8 + [0]).keys is not None  # (no blank field)
+    assert SlidingPuzzle(5, 4, goal=[1] * 10 + [2] * 9 + [0]).keys is None
     assert solve(SlidingPuzzle("4x4"), "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
                  method="bidir").length == 1
 
@@ -214,7 +218,7 @@ def test_layers_that_cannot_meet_skip_their_lookups_and_nothing_else(rows, cols,
     def kernels(s, bound0):
         for variant in ("states", "table", "keys"):
             r = bidir.bidirectional(s, g, puz.fns, puz.params, 60, 10**7, variant=variant,
-                                    kfns=puz.kfns, n_ranks=puz.n_ranks, bound0=bound0)
+                                    kfns=puz.keys, n_ranks=puz.n_ranks, bound0=bound0)
             yield r.status, r.path, r.forward_counts, r.backward_counts
 
     for walk in (None,) * 6 + (1, 2, 9):
@@ -249,7 +253,7 @@ def test_direct_calls_see_the_same_types_for_one_bundle():
         if hash_ == "sparse" and rows * cols > 12:
             continue  # the sparse index is for small boards only
         puz = SlidingPuzzle(rows, cols, goal=goal, hash=hash_)
-        key = (id(puz.fns), id(puz.kfns), type(puz.params))
+        key = (id(puz.fns), id(puz.keys), type(puz.params))
         assert puz.stable_types
         state = numba.typeof(puz.goal_state())
         assert state == numba.types.Array(numba.types.uint8, 1, "C")
@@ -266,7 +270,7 @@ def test_call_direct_gives_what_the_dispatcher_gives(monkeypatch):
     puz = SlidingPuzzle(3, 3)
     g = puz.goal_state()
     s = puz.encode("8 6 7 2 5 4 3 0 1")
-    args = (s, g, puz.fns, puz.kfns, puz.params, 80, 10**6, 1)
+    args = (s, g, puz.fns, puz.keys, puz.params, 80, 10**6, 1)
     kernel = bidir._bidirectional_keys
     want = kernel(*args)
     monkeypatch.setattr(_numba_cache, "_DIRECT", {})

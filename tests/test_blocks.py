@@ -456,7 +456,7 @@ def test_step_keeps_the_heuristic_byte_current():
 
     sol = _solve(CLASSIC, metric="straight", method="bfs")
     # both ways of moving: step, and play (for moves the candidates list)
-    for move_fn in (space.fns.step, space.ffns.play):
+    for move_fn in (space.fns.step, space.frontier.play):
         s = puz.encode()
         for before, after in sol.moves:
             m = puz.move_number(s, tuple(before), tuple(after))
@@ -513,7 +513,7 @@ def test_idastar_with_transpositions_solves_the_classic_optimally(metric, pdb):
     if pdb is not None:  # a table that starts small, grown pass after pass
         puz = _guided(BlockPuzzle(CLASSIC, metric=metric), [pdb])
         grown = iterative_deepening(puz.encode(), puz.fns, puz.params, 0, False, 200,
-                                    ffns=puz.ffns,
+                                    ffns=puz.frontier,
                                     transpositions=DEFAULT_TRANSPOSITIONS,
                                     first_transpositions=64)
         assert grown.length == bfs.length
@@ -854,6 +854,6 @@ def test_puzzles_pick_the_plain_functions_unless_they_have_pattern_databases():
     # the faster bundles leave the heuristic byte alone, so only puzzles without pattern
     # databases may use them
     puz = BlockPuzzle(CLASSIC, metric="unit")
-    assert puz.fns is FNS_PLAIN and puz.ffns is FRONTIER_PLAIN
+    assert puz.fns is FNS_PLAIN and puz.frontier is FRONTIER_PLAIN
     guided = _guided(puz, ["4-1-4-f"])
-    assert guided.fns is FNS and guided.ffns is FRONTIER
+    assert guided.fns is FNS and guided.frontier is FRONTIER

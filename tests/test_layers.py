@@ -51,23 +51,26 @@ def _tables(puz, start=None, stop=-1, **kwargs):
     for kernel, buckets, keys in KERNELS:
         res = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, [r0], stop_rank=stop,
                                   buckets=puz.buckets if buckets else None, kernel=kernel,
-                                  kfns=puz.lkfns if keys else None, **kwargs)
+                                  kfns=puz.keys if keys else None, **kwargs)
         out.append((res.dist, res.counts, res))
     return out
 
 
-def test_which_boards_keep_keys_in_their_layer_lists():
-    assert SlidingPuzzle(3, 3, heuristic="none").lkfns is sliding.KEYS_RANKED
-    assert SlidingPuzzle(3, 5, heuristic="none").lkfns is sliding.KEYS_RANKED
-    assert SlidingPuzzle(4, 4, heuristic="none").lkfns is None  # 16 distinct: no room for the blank
+def test_which_boards_have_keys_and_which_keys_give_their_rank():
+    # keys with rank_after: layered BFS keeps its layer lists as keys (bidirectional search
+    # uses any keys)
+    assert SlidingPuzzle(3, 3, heuristic="none").keys is sliding.KEYS_RANKED
+    assert SlidingPuzzle(3, 5, heuristic="none").keys is sliding.KEYS_RANKED
+    assert SlidingPuzzle(4, 4, heuristic="none").keys is None  # 16 distinct: no room for the blank
     assert SlidingPuzzle(2, 4, goal=[1, 1, 2, 2, 3, 3, 4, 0],
-                         heuristic="none").lkfns is sliding.KEYS_MULTISET
+                         heuristic="none").keys is sliding.KEYS_MULTISET
     four = [1, 2, 3, 4, 6, 6, 6, 6, 6, 6, 6, 6, 5, 6, 6, 0]  # document 001's problem 1
-    assert SlidingPuzzle(4, 4, goal=four, heuristic="none").lkfns is sliding.KEYS_MULTISET
+    assert SlidingPuzzle(4, 4, goal=four, heuristic="none").keys is sliding.KEYS_MULTISET
     eight = [1, 2, 3, 4, 5, 6, 7, 8] + [9] * 7 + [0]  # 9 classes: the long multiset rank
-    assert SlidingPuzzle(4, 4, goal=eight, heuristic="none").lkfns is None
-    assert SlidingPuzzle(5, 4, goal=[1] * 19 + [0], heuristic="none").lkfns is None  # 20 cells
-    assert SlidingPuzzle(3, 3, heuristic="none", hash="sparse").lkfns is None
+    assert SlidingPuzzle(4, 4, goal=eight, heuristic="none").keys is None
+    assert SlidingPuzzle(5, 4, goal=[1] * 19 + [0], heuristic="none").keys is None  # 20 cells
+    sparse = SlidingPuzzle(3, 3, heuristic="none", hash="sparse").keys
+    assert sparse is not None and sparse.rank_after is None  # (not the sparse hash's rank)
 
 
 @pytest.mark.parametrize("goal", [
@@ -79,7 +82,7 @@ def test_multiset_keys_of_16_cells_round_trip_and_rank(goal):
     its blank's cell and, from its parent's rank, its own rank, whichever cell the blank is in
     (the blank's cell is the key's one zero field)."""
     puz = SlidingPuzzle(4, 4, goal=goal, heuristic="none")
-    kf, p = puz.lkfns, puz.params
+    kf, p = puz.keys, puz.params
     rng = np.random.default_rng(5)
     state = np.empty(puz.state_len, dtype=np.uint8)
     back = np.empty(puz.state_len, dtype=np.uint8)
@@ -135,7 +138,7 @@ def test_counts_from_several_starts_in_every_kernel():
     for kernel, buckets, keys in KERNELS:
         res = layered.layered_bfs(puz.fns, puz.params, puz.n_ranks, ranks, kernel=kernel,
                                   buckets=puz.buckets if buckets else None,
-                                  kfns=puz.lkfns if keys else None)
+                                  kfns=puz.keys if keys else None)
         counts = [sum(1 for d in dist.values() if d == k) for k in range(max(dist.values()) + 1)]
         assert res.counts == counts
         assert res.expanded == len(dist)

@@ -249,7 +249,7 @@ def test_depth_first_pdb_step_searches_the_same_tree(groups, reflect, rng):
     from puzzlelib.search.idastar import DepthFirst, _dfs_bounded
 
     puz = guided(3, 3, groups, reflect)
-    assert puz.dfs_fns is FNS_PDB_DFS and puz.fns is not FNS_PDB_DFS
+    assert puz.depth_first.fns is FNS_PDB_DFS and puz.fns is not FNS_PDB_DFS
     n_val = 2 * puz.n_cells + 1 + 2 * len(groups)  # board, tiles' cells, values (not the undo)
     for walk in (12, 19, 30, None):
         board = random_board(3, 3, rng, walk=walk)
@@ -258,7 +258,7 @@ def test_depth_first_pdb_step_searches_the_same_tree(groups, reflect, rng):
         for bound in range(h0, h0 + 7):
             for count_all in (False, True):
                 out = []
-                for fns in (puz.fns, puz.dfs_fns):
+                for fns in (puz.fns, puz.depth_first.fns):
                     st = s.copy()
                     path = np.zeros(bound + 1, dtype=np.int64)
                     res = _dfs_bounded(DepthFirst(fns, puz.params, count_all), st, h0, 0, -1,
@@ -268,7 +268,7 @@ def test_depth_first_pdb_step_searches_the_same_tree(groups, reflect, rng):
                 assert out[0] == out[1]
     s = puz.encode(" ".join(map(str, random_board(3, 3, rng))))
     for m in [0, 2, 1, 3, 3, 2, 0, 0, 1, 3, 2] * 3:  # a walk with some moves taken back
-        if puz.dfs_fns.step(s, m, puz.params) != ILLEGAL:
+        if puz.depth_first.fns.step(s, m, puz.params) != ILLEGAL:
             fresh = puz.encode(puz.decode(s))
             assert np.array_equal(s[:n_val], fresh[:n_val])
 
@@ -589,8 +589,8 @@ def test_pdb_search_shared_among_threads_gives_the_same_answer():
     r = korf()[78]  # instance 79, 42 moves
     space, _ = pdb_package.guide(KORF, "pdb555")
     s = space.encode(r["start"])
-    one, two = (idastar.iterative_deepening(s, space.dfs_fns, space.params, space.residue(s),
-                                            False, 80, parallel=parallel, cfns=space.cfns,
+    one, two = (idastar.iterative_deepening(s, space.depth_first.fns, space.params, space.residue(s),
+                                            False, 80, parallel=parallel, cfns=space.depth_first.cursor,
                                             split_after=0)  # every pass in parallel
                 for parallel in (False, True))
     assert one.length == two.length == 42
@@ -658,7 +658,7 @@ def test_solve_many_hands_big_searches_over(rng, monkeypatch, prune):
     starts = [eight.encode(random_board(3, 3, rng, walk=w)) for w in (4, None, None, None)]
     skip = eight.move_automaton() if prune == "cycles" else None
     batch = idastar.deepen_many(np.stack(starts), [eight.residue(s) for s in starts],
-                                eight.dfs_fns, eight.params, 80, 2, eight.cfns, hand_over=200,
+                                eight.depth_first.fns, eight.params, 80, 2, eight.depth_first.cursor, hand_over=200,
                                 skip=skip)
     assert finished and all(r is not None and r[1] >= 200 for r in finished)
     assert len(finished) < len(starts)  # the short searches stayed in the batch

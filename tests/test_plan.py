@@ -105,14 +105,14 @@ def test_threads_in_the_plan_are_those_the_search_uses(spies):
 
 
 def test_bidir_plans_tables_or_states_as_the_memory_allows(spies, monkeypatch):
-    multi = SlidingPuzzle(4, 4, goal=[1] * 7 + [2] * 8 + [0])
-    start = "2 1 1 1 1 1 1 2 2 2 2 2 2 2 0 1"
+    multi = SlidingPuzzle(5, 4, goal=[1] * 10 + [2] * 9 + [0])  # 20 cells: no 64-bit keys
+    start = "1 1 1 1 1 1 0 1 1 1 1 2 2 2 2 2 2 2 2 2"
     plan = solve(multi, start, method="bidir", explain=True)
-    assert (plan.variant, plan.table, plan.memory_bytes) == ("table", "bytes", 2 * 102_960)
+    assert (plan.variant, plan.table, plan.memory_bytes) == ("table", "bytes", 2 * 1_847_560)
     res = solve(multi, start, method="bidir")
     assert _ran(plan, spies)["variant"] == "table"
     spies.clear()
-    monkeypatch.setattr(puzzlelib.plan, "BIDIR_TABLE_MAX_RANKS", 100_000)  # too many for tables
+    monkeypatch.setattr(puzzlelib.plan, "BIDIR_TABLE_MAX_RANKS", 1_000_000)  # too many for tables
     plan2 = solve(multi, start, method="bidir", explain=True)
     assert (plan2.variant, plan2.table, plan2.memory_bytes) == ("states", "states", None)
     assert solve(multi, start, method="bidir").length == res.length

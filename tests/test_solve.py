@@ -226,7 +226,7 @@ def test_bidirectional_kernels_report_the_same_stats():
         out = {}
         for variant in ("keys", "table", "states"):
             res = bidirectional.bidirectional(s, g, puz.fns, puz.params, depth, 10**6,
-                                              variant=variant, kfns=puz.kfns, n_ranks=puz.n_ranks)
+                                              variant=variant, kfns=puz.keys, n_ranks=puz.n_ranks)
             out[variant] = res
         keys, table, states = out["keys"], out["table"], out["states"]
         for r in (keys, states):
@@ -283,8 +283,8 @@ def test_parallel_deepening_matches_serial(rng, subtrees):
                     if size == "4x4" and space.heuristic == "none":
                         continue
                     runs = [idastar.iterative_deepening(
-                        start, space.dfs_fns, space.params, space.residue(start),
-                        all_solutions, 80, parallel=parallel, cfns=space.cfns,
+                        start, space.depth_first.fns, space.params, space.residue(start),
+                        all_solutions, 80, parallel=parallel, cfns=space.depth_first.cursor,
                         split_after=0 if parallel else None)
                         for parallel in (False, True)]
                     one, two = runs
@@ -323,7 +323,7 @@ def test_cursor_loop_searches_the_same_tree(size, goal, kwargs, rng):
 
     rows, cols = size
     puz = SlidingPuzzle(rows, cols, goal=goal, **kwargs)
-    assert puz.cfns is not None
+    assert puz.depth_first.cursor is not None
     goal_list = [int(x) for x in puz.goal]
     for walk in (9, 14, 23, 30):
         board = random_board(rows, cols, rng, goal=goal_list, walk=walk)
@@ -333,7 +333,7 @@ def test_cursor_loop_searches_the_same_tree(size, goal, kwargs, rng):
             for count_all in (False, True):
                 for budget in (0, 37):
                     out = []
-                    for cfns in (None, puz.cfns):
+                    for cfns in (None, puz.depth_first.cursor):
                         st = s.copy()
                         path = np.full(bound + 1, -7, dtype=np.int64)
                         r = _dfs_bounded(DepthFirst(puz.fns, puz.params, count_all, cfns=cfns),

@@ -1,4 +1,4 @@
-"""Block puzzles of up to 21 cells as 64-bit words (puzzlelib.domains.blocks, "Words") and the
+"""Block puzzles of up to 21 cells as 64-bit words (puzzlelib.domains.blocks.words) and the
 breadth-first search over words (puzzlelib.search.wordbfs), checked against the byte-state
 frontier search and the plain-Python reference."""
 

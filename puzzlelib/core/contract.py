@@ -48,7 +48,7 @@ even length, as on sliding-tile boards, so iterative deepening can step its boun
 A new puzzle therefore needs these few functions and no new search code.
 
 Optionally a domain offers more to the frontier search (:mod:`puzzlelib.search.frontier`),
-which stores whole states in hash sets, bundled in a :class:`FrontierFns`:
+which stores whole states in hash sets, bundled in a :class:`FrontierFns` (its ``frontier``):
 
 ``pack(state, params, key)`` and ``unpack(key, params, state)``
     A compact *key*: ``pack`` writes ``params.key_len`` bytes that differ for different
@@ -69,7 +69,8 @@ A domain whose moves all act around one *cursor* (the blank of a sliding-tile bo
 swaps it with a neighbour, and which moves exist depends on the cursor alone) can also offer
 depth-first search (:mod:`puzzlelib.search.idastar`) a tighter loop, bundled in a
 :class:`CursorFns`; the search then keeps the cursor in a register, tries only legal moves and
-looks at a child before making it, so a child pruned by its bound is never made nor undone:
+looks at a child before making it, so a child pruned by its bound is never made nor undone
+(the bundle is its ``depth_first.cursor``):
 
 ``cursor(state, params) -> int``
     The state's cursor (sliding tiles: the blank's cell).
@@ -84,18 +85,19 @@ looks at a child before making it, so a child pruned by its bound is never made 
 
 The other searches ignore it.
 
-Depth-first search takes what a domain offers it as one record
-(:class:`puzzlelib.search.idastar.DepthFirst`: ``fns``, ``params``, and the ``FrontierFns`` or
-``CursorFns`` it may use) and runs one kernel on it, whose loop is compiled for the bundles
-given: ``CursorFns`` where there are some, else ``FrontierFns``' candidate moves, else ``step``
-and ``inverse`` alone. A domain therefore offers depth-first search one ``DomainFns`` (its
-``dfs_fns``: a ``step`` whose undo is cheap, which may differ from the ``fns`` of the other
-searches) and at most one of the two; the kernel uses no more than one.
+Depth-first search steps with a domain's :class:`DepthFirstFns`, its ``depth_first``: the
+``fns`` it steps with (a ``step`` whose undo is cheap, which may differ from the ``fns`` of the
+other searches: sliding tiles under pattern databases keep the lookups' state in the position)
+and the domain's ``CursorFns``, if any. It runs one kernel
+(:class:`puzzlelib.search.idastar.DepthFirst` holds its context), whose loop is compiled for
+what it is given: the cursor where there is one, else the ``FrontierFns``' candidate moves,
+else ``step`` and ``inverse`` alone.
 
-A domain whose positions fit in 64 bits can also offer bidirectional search
-(:mod:`puzzlelib.search.bidirectional`) a *key*, bundled in a :class:`KeyFns`; the search then
-keeps each side's positions as keys in a hash set and makes a child's key straight from its
-parent's, with no state array and no rank:
+A domain whose positions fit in 64 bits can also offer *keys*, bundled in a :class:`KeyFns`
+(its ``keys``): bidirectional search (:mod:`puzzlelib.search.bidirectional`) then keeps each
+side's positions as keys in a hash set and makes a child's key straight from its parent's, with
+no state array and no rank; where the bundle also has ``rank_after``, layered BFS
+(:mod:`puzzlelib.search.layered`) keeps its layer lists as keys too:
 
 ``key(state, params) -> int``
     A 64-bit integer that differs for different positions, never -1.
@@ -106,8 +108,28 @@ parent's, with no state array and no rank:
     Writes the position of key ``k`` to ``state`` (the inverse of ``key``).
 ``rank_after(k, m, r, params) -> int`` (optional)
     The domain's ``rank`` of the position of key ``k``, made by move ``m`` from a position of
-    rank ``r`` (as ``rank_after`` of :class:`DomainFns`, from a key). With it, layered BFS
-    (:mod:`puzzlelib.search.layered`) keeps its layer lists as keys instead of states.
+    rank ``r`` (as ``rank_after`` of :class:`DomainFns`, from a key), equal to the domain's
+    ``fns.rank``. Without it layered BFS keeps states in its lists.
+
+Positions that fit one 64-bit integer may also be searched as *words*, a :class:`WordFns` (the
+domain's ``words``, with the params its ``word_params()`` gives): breadth-first search over
+sorted arrays of words (:mod:`puzzlelib.search.wordbfs`), which block puzzles use.
+
+In all, a domain offers these bundles, each read by the searches named:
+
+=================  ========================  ====================================================
+attribute          bundle                    read by
+=================  ========================  ====================================================
+``fns``            :class:`DomainFns`        every search
+``depth_first``    :class:`DepthFirstFns`    IDDFS and IDA* (default: ``fns``, no cursor)
+``frontier``       :class:`FrontierFns`      frontier BFS, A*, greedy, the sorted frontier, and
+                                             depth-first search's candidate loop
+``keys``           :class:`KeyFns`           bidirectional search; layered BFS's lists when the
+                                             bundle has ``rank_after``
+``words``          :class:`WordFns`          breadth-first search over words
+=================  ========================  ====================================================
+
+Each but ``fns`` may be None (``depth_first`` aside, which defaults as shown).
 
 Compilation: numba specialises each kernel for the functions it is given. Domain functions
 (:func:`domain_fn`) and kernels (:func:`puzzlelib.core.jit.kernel`) are both cached on disk,
@@ -207,6 +229,10 @@ WordFns = namedtuple("WordFns", ["word", "unword", "children", "is_goal"])
 #: What a domain whose moves act around one cursor may add for depth-first search:
 #: ``cursor``, ``next_move``, ``peek``, ``apply`` and ``undo`` (see above).
 CursorFns = namedtuple("CursorFns", ["cursor", "next_move", "peek", "apply", "undo"])
+
+#: What depth-first search steps with: ``fns`` (a :class:`DomainFns`) and optionally
+#: ``cursor`` (a :class:`CursorFns`; see above).
+DepthFirstFns = namedtuple("DepthFirstFns", ["fns", "cursor"], defaults=[None])
 
 #: What a domain whose positions fit 64 bits may add for bidirectional search: ``key``,
 #: ``key_step``, ``unkey``, and optionally ``rank_after`` (see above).

@@ -13,8 +13,9 @@ Which searches apply follows from what the puzzle offers, never from its name:
 - ``bfs`` and ``layers`` keep a one-byte distance table when the puzzle has a perfect hash
   (``n_ranks``), else layers of whole states (frontier search);
 - ``bidir`` needs a single goal position (``goal_state``);
-- ``iddfs`` and ``idastar`` step in place, or through candidate moves when the puzzle lists
-  them (``ffns``), or through a cursor (``cfns``);
+- ``iddfs`` and ``idastar`` step in place with ``depth_first.fns``, or through a cursor when
+  the puzzle has one (``depth_first.cursor``), or through candidate moves when it lists them
+  (``frontier``);
 - ``astar`` and ``greedy`` keep whole states;
 - a heuristic is whatever the puzzle's ``with_heuristic`` gives (0 by default), and pattern
   databases come from :mod:`puzzlelib.pdb`.
@@ -22,7 +23,7 @@ Which searches apply follows from what the puzzle offers, never from its name:
 
 import numpy as np
 
-from ..core.contract import ILLEGAL
+from ..core.contract import ILLEGAL, DepthFirstFns
 from ..core.errors import PuzzleError
 
 #: Every search method, in the order the documentation lists them.
@@ -57,32 +58,38 @@ class Puzzle:
     #: numba types: kernels may then be called without typing their arguments again.
     stable_types = False
 
-    # the jitted functions (see puzzlelib.core.contract)
+    # The jitted functions, one bundle per kind of search that needs more than ``fns`` (see
+    # puzzlelib.core.contract, where each bundle is described with the searches reading it).
+    #: Every search's :class:`~puzzlelib.core.contract.DomainFns`.
     fns = None
     params = None
-    cfns = None
-    ffns = None
-    kfns = None
-    lkfns = None
+    #: Compact keys and candidate moves (:class:`~puzzlelib.core.contract.FrontierFns`) for
+    #: the searches over whole states (frontier BFS, A*, the sorted frontier) and the candidate
+    #: loop of depth-first search, or None.
+    frontier = None
+    #: 64-bit keys (:class:`~puzzlelib.core.contract.KeyFns`) for bidirectional search, and for
+    #: layered BFS's lists when they carry ``rank_after`` (equal to ``fns.rank``), or None.
+    keys = None
     #: Positions as 64-bit words (:class:`~puzzlelib.core.contract.WordFns`), for the
     #: puzzles whose :meth:`word_params` are not None.
-    wfns = None
+    words = None
     buckets = None
     #: How :func:`~puzzlelib.layers` keeps its layers (:func:`puzzlelib.search.layered.layered_bfs`):
     #: ``"lists"`` of positions, or ``"scan"``/``"scan-up"`` of the table (tables too big for
     #: the lists).
     layer_kernel = "lists"
 
-    _dfs_fns = None
+    _depth_first = None
 
     @property
-    def dfs_fns(self):
-        """The functions depth-first search steps with (by default ``fns``)."""
-        return self.fns if self._dfs_fns is None else self._dfs_fns
+    def depth_first(self):
+        """What depth-first search steps with (:class:`~puzzlelib.core.contract.DepthFirstFns`):
+        by default ``fns`` and no cursor."""
+        return DepthFirstFns(self.fns) if self._depth_first is None else self._depth_first
 
-    @dfs_fns.setter
-    def dfs_fns(self, fns):
-        self._dfs_fns = fns
+    @depth_first.setter
+    def depth_first(self, bundle):
+        self._depth_first = bundle
 
     def move_automaton(self):
         """An automaton of move strings depth-first search need not play, because a smaller
@@ -97,7 +104,7 @@ class Puzzle:
         return None
 
     def word_params(self):
-        """The params of :attr:`wfns` when this puzzle's positions fit a 64-bit word and
+        """The params of :attr:`words` when this puzzle's positions fit a 64-bit word and
         :func:`~puzzlelib.layers` and breadth-first :func:`~puzzlelib.solve` may search them as
         words (:mod:`puzzlelib.search.wordbfs`), else None."""
         return None
@@ -116,8 +123,8 @@ class Puzzle:
     def kernel_arguments(self):
         """The objects the kernels receive from this puzzle (``params`` and the bundles of
         functions): their numba types are worked out once before a search is timed."""
-        return tuple(a for a in (self.params, self.fns, self.dfs_fns, self.cfns, self.ffns,
-                                 self.kfns, self.lkfns) if a is not None)
+        return tuple(a for a in (self.params, self.fns, *self.depth_first, self.frontier,
+                                 self.keys) if a is not None)
 
     # -- positions ------------------------------------------------------------------------
     def encode(self, position, what="start"):

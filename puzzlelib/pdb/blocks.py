@@ -24,7 +24,7 @@ position with that image (layers come in increasing depth):
 Names follow the paper: the counts of 1x1, 1x2 and 2x1 pieces of the relaxed puzzle, then the
 map, e.g. ``16-10-0-l``. A database that keeps only some pieces of a shape (e.g. 3 of ten 1x2
 pieces) may keep any of them: every choice gives a lower bound, so the heuristic takes the
-greatest value over every choice (:func:`puzzlelib.domains.blocks._pdb_value`).
+greatest value over every choice (:func:`puzzlelib.domains.blocks.heuristic._pdb_value`).
 
 Databases are cached under ``<cache root>/pdb/blocks`` through :mod:`puzzlelib.core.store`
 (written atomically, checked against a SHA-256 on load, built again when the check fails); a
@@ -115,7 +115,7 @@ def n_regions(rows, cols, g):
 def image_layout(relaxed_counts, rows, cols, g):
     """``(cell_bytes, image_len)`` of PDB images under map ``g`` for a relaxed puzzle holding
     ``relaxed_counts`` (empty cells, 1x1, 1x2, 2x1, 2x2 pieces): the database's number, the
-    cells' key (:data:`~puzzlelib.domains.blocks.IMAGE_ENC`), one byte per region."""
+    cells' key (:data:`~puzzlelib.domains.blocks.images.IMAGE_ENC`), one byte per region."""
     bits = key_bits(image_symbols(relaxed_counts, MAPS[g]), IMAGE_LENGTHS)
     cell_bytes = (bits + 7) // 8
     return cell_bytes, 1 + cell_bytes + n_regions(rows, cols, g)
@@ -637,7 +637,7 @@ def _join(pools, values, offsets, L):
 
 
 def heuristic_fields(dbs, rows, cols):
-    """The ``params`` fields (see :class:`~puzzlelib.domains.blocks.BlockParams`) of the
+    """The ``params`` fields (see :class:`~puzzlelib.domains.blocks.encoding.BlockParams`) of the
     heuristic max over ``dbs``: one hash table whose images start with the database's index
     (the images of all of them as long as the longest, zeros after)."""
     if not dbs:

@@ -73,7 +73,7 @@ def _step(state, j, p):
 
 @domain_fn
 def _rank(state, p):
-    """The placement's rank (as :func:`puzzlelib.domains.permutation.pattern_max` reads it),
+    """The placement's rank (as :func:`puzzlelib.domains.permutation.heuristic.pattern_max` reads it),
     then the orientations."""
     r = placement_rank(state, p.q, p.m)
     if p.k > 1:

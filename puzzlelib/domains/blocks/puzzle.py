@@ -59,8 +59,8 @@ class BlockPuzzle(Puzzle):
 
     name = "blocks"
     fns = FNS_PLAIN  # (with pattern databases: FNS and FRONTIER, see with_pdb_fields)
-    ffns = FRONTIER_PLAIN
-    wfns = WORDS
+    frontier = FRONTIER_PLAIN
+    words = WORDS
     methods = ("bfs", "iddfs", "idastar", "astar", "greedy")
     default_method = "bfs"
     # the heuristic works in scratch arrays of params: one search at a time per params
@@ -179,7 +179,7 @@ class BlockPuzzle(Puzzle):
         out = copy.copy(self)
         out.params = self._params(fields)
         pdb = out.params.n_pdbs > 0
-        out.fns, out.ffns = (FNS, FRONTIER) if pdb else (FNS_PLAIN, FRONTIER_PLAIN)
+        out.fns, out.frontier = (FNS, FRONTIER) if pdb else (FNS_PLAIN, FRONTIER_PLAIN)
         out.pdb_names = list(names)
         out.heuristic = ",".join(names) if names else "pdb"
         return out

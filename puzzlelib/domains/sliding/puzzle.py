@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 
 from .. import cycles
-from ...core.contract import DomainFns
+from ...core.contract import DepthFirstFns, DomainFns
 from ...core.errors import PuzzleError, UnsolvableError
 from ...core.hashing import (FACTORIALS, MULTISET_FAST_CLASSES, MULTISET_FAST_N, check_rank_size,
                              multiset_radix, multiset_tables, multiset_weights)
@@ -133,20 +133,19 @@ class SlidingPuzzle(Puzzle):
             self.fns = FNS_MULTISET
         else:
             self.fns = FNS_MULTISET_LONG
-        #: The tighter loop of depth-first search, for Manhattan distance (or none). With
-        #: linear conflict or pattern databases, the general loop (its step's work is the cost).
-        self.cfns = CURSOR if heuristic in ("manhattan", "none") else None
-        #: The functions depth-first search steps with (its states are its own).
-        self.dfs_fns = self.fns
-        #: 64-bit keys for bidirectional search, on boards of at most 15 cells.
-        self.kfns = KEYS if self.n_cells <= KEY_MAX_CELLS else None
-        #: Keys that also give ``fns``' rank, for layered BFS.
+        #: What depth-first search steps with: its states are its own; the tighter loop of a
+        #: cursor for Manhattan distance (or none). With linear conflict or pattern databases,
+        #: the general loop (its step's work is the cost).
+        self.depth_first = DepthFirstFns(
+            self.fns, CURSOR if heuristic in ("manhattan", "none") else None)
+        #: 64-bit keys for bidirectional search, on boards of at most 15 cells (16 for repeated
+        #: labels), with the rank of ``fns`` where layered BFS's lists can use it.
         if self.fns is FNS_MULTISET and self.n_cells <= MULTISET_KEY_MAX_CELLS:
-            self.lkfns = KEYS_MULTISET
-        elif self.kfns is not None and self.fns.rank is _rank:
-            self.lkfns = KEYS_RANKED
+            self.keys = KEYS_MULTISET
+        elif self.n_cells > KEY_MAX_CELLS:
+            self.keys = None
         else:
-            self.lkfns = None
+            self.keys = KEYS_RANKED if self.fns.rank is _rank else KEYS
 
     # -- construction ---------------------------------------------------------------------
     def _coords(self, cell):
@@ -329,9 +328,8 @@ class SlidingPuzzle(Puzzle):
         out.groups = label_groups
         out.reflect = reflect
         out.fns = FNS_PDB
-        out.dfs_fns = FNS_PDB_DFS
-        out.cfns = None
-        out.lkfns = None
+        out.depth_first = DepthFirstFns(FNS_PDB_DFS)
+        out.keys = KEYS if n <= KEY_MAX_CELLS else None  # (without the rank: it is not fns')
         out.params = out.params._replace(
             # the board, each tile's cell, the groups' values, plain then reflected, the last
             # move with the two values it replaced (see _step_pdb_dfs), and the two sums
