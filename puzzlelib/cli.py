@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ import numpy as np
 
 from .api import INFORMED_METHODS, layers, solve
 from .core.errors import PuzzleError, SearchLimitError
+from .core.numbers import COUNT_LIMIT, DEPTH_LIMIT, check_number, check_threads
 from .domains import (METHODS, PUZZLES, BlockPuzzle, PancakePuzzle, PocketCube, RotationPuzzle,
                       SlidingPuzzle, TopSpin)
 from .domains.blocks import METRICS as BLOCK_METRICS
@@ -202,6 +204,19 @@ def _explained(plan):
     return {"plan": plan.to_dict()}, lambda: print(plan)
 
 
+def _number(least=0, most=COUNT_LIMIT, whole=True):
+    """The ``type=`` of a numeric option: its text read and bounded by
+    :func:`~puzzlelib.core.numbers.check_number` (the API's check), a one-line error else."""
+
+    def read(text):
+        try:
+            return check_number(text, "the value", least=least, most=most, whole=whole)
+        except PuzzleError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    return read
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, status 2, as for every other bad input
         sys.stderr.write(f"{self.prog}: error: {message}\n")
@@ -252,15 +267,16 @@ def _parser():
                         "published counts)")
     s.add_argument("--no-reflect", action="store_true",
                    help="pattern databases: skip the lookup mirrored in the main diagonal")
-    s.add_argument("--max-states", type=int, default=None,
+    s.add_argument("--max-states", type=_number(least=1), default=None,
                    help="cap on stored states (bfs, bidir, astar, greedy)")
-    s.add_argument("--max-depth", type=int, default=None,
+    s.add_argument("--max-depth", type=_number(most=DEPTH_LIMIT), default=None,
                    help="the most moves searched for (deepening, bidir; rotation default 20)")
-    s.add_argument("--transpositions", type=int, default=None,
+    s.add_argument("--transpositions", type=_number(), default=None,
                    help="idastar on puzzles that list their candidate moves (blocks): most "
                         "positions its transposition table records in a pass (0: none)")
-    s.add_argument("--threads", type=int, default=0,
-                   help="threads (default 0 = all cores; 1 repeats node counts exactly)")
+    s.add_argument("--threads", type=_number(most=None), default=0,
+                   help="threads (default 0 = all cores; 1 repeats node counts exactly; more "
+                        "than the cores: a warning, and the cores)")
     s.add_argument("--progress", action="store_true",
                    help="show progress on stderr (layers for bfs, bounds for iddfs/idastar)")
     s.add_argument("--backend", default="cpu", choices=("cpu", "cuda"),
@@ -271,9 +287,12 @@ def _parser():
 
     l = sub.add_parser("layers", help="count positions at each depth from a start (full BFS)")
     puzzle_options(l)
-    l.add_argument("--max-depth", type=int, default=None, help="stop after this many layers")
+    l.add_argument("--max-depth", type=_number(most=DEPTH_LIMIT), default=None,
+                   help="stop after this many layers")
     l.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
-    l.add_argument("--threads", type=int, default=0, help="threads (default 0 = all cores)")
+    l.add_argument("--threads", type=_number(most=None), default=0,
+                   help="threads (default 0 = all cores; more than the cores: a warning, and "
+                        "the cores)")
     l.add_argument("--hash", default=None, choices=("perfect", "sparse"),
                    help="sliding: minimal perfect hash (default) or a sparse direct index")
     l.add_argument("--table", default="auto", choices=("auto", "bytes", "packed"),
@@ -284,8 +303,9 @@ def _parser():
                         "a position in all; the disk is checked first) and resume from the "
                         "layers there ('none': never; default: a folder in the cache for "
                         "tables of 2**30 positions or more)")
-    l.add_argument("--dask", type=int, default=None, metavar="N",
-                   help="split the table among N Dask workers started on this machine")
+    l.add_argument("--dask", type=_number(least=None), default=None, metavar="N",
+                   help="split the table among N Dask workers started on this machine (more "
+                        "than the cores: a warning, and the cores)")
     l.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="split the table among the workers of the Dask cluster at ADDRESS")
     l.add_argument("--backend", default="cpu", choices=("cpu", "cuda"),
@@ -300,7 +320,7 @@ def _parser():
              "fewest operations (-1 if more than 20)",
     )
     r.add_argument("--method", default="bidir", choices=ROTATION_METHODS)
-    r.add_argument("--max-ops", type=int, default=ROTATION_MAX_OPS,
+    r.add_argument("--max-ops", type=_number(most=DEPTH_LIMIT), default=ROTATION_MAX_OPS,
                    help=f"answer -1 beyond this many operations (default {ROTATION_MAX_OPS})")
     r.add_argument("--json", action="store_true",
                    help="print one JSON object (solve --json's fields)")
@@ -330,8 +350,9 @@ def _parser():
     bs.add_argument("--method", default="bfs", choices=BlockPuzzle.methods[:4])
     bs.add_argument("--pdb", help="pattern database(s) for astar/idastar, e.g. 36-0-0-f or "
                                   "30-0-3-f,30-3-0-f (the maximum is used)")
-    bs.add_argument("--max-states", type=int, default=None, help="cap on stored states")
-    bs.add_argument("--transpositions", type=int, default=None,
+    bs.add_argument("--max-states", type=_number(least=1), default=None,
+                    help="cap on stored states")
+    bs.add_argument("--transpositions", type=_number(), default=None,
                     help="idastar: most positions its transposition table records in a pass "
                          "(0: plain IDA*, no table)")
     bp.add_argument("--name", required=True,
@@ -346,7 +367,8 @@ def _parser():
                                      "written in FILE.py (puzzlelib.exercises)")
     c.add_argument("file", help="a .py file defining some of the exercises' functions")
     c.add_argument("--json", action="store_true", help="print one JSON object")
-    c.add_argument("--time-limit", type=float, default=None, help="seconds per exercise")
+    c.add_argument("--time-limit", type=_number(most=None, whole=False), default=None,
+                   help="seconds per exercise")
     return p
 
 
@@ -582,6 +604,8 @@ def _dask_client(args):
         raise PuzzleError("give --dask N or --scheduler ADDRESS, not both")
     if args.dask is not None and args.dask < 1:
         raise PuzzleError(f"--dask needs at least 1 worker, not {args.dask}")
+    if args.dask is not None:
+        args.dask = check_threads(args.dask, "--dask")
     import logging
 
     from distributed import Client, LocalCluster
@@ -657,6 +681,19 @@ def main(argv=None):
     tune()  # a command runs searches: keep freed memory, start the threads (puzzlelib.tuning)
     if args.command == "warm":
         return _warm(args)
+    with warnings.catch_warnings():
+        warnings.showwarning = _warning_line
+        return _command(args)
+
+
+def _warning_line(message, category, filename, lineno, file=None, line=None):
+    """A warning as the command line shows it: one line on stderr."""
+    text = " ".join(str(message).split())
+    (file or sys.stderr).write(f"puzzlelib: warning: {text}\n")
+
+
+def _command(args):
+    """Run ``solve``, ``layers``, ``blocks`` or ``rotation``; their output, and the status."""
     try:
         if args.command == "solve":
             data, show = _solve(args)

@@ -26,6 +26,8 @@ import numpy as np
 from . import pdb as _pdb
 from .core import memory
 from .core.errors import PuzzleError
+from .core.numbers import COUNT_LIMIT, DEPTH_LIMIT, check_number
+from .core.numbers import check_threads as check_threads_count
 from .domains.base import METHODS, Puzzle
 from .search import gpu as _gpu
 from .search import idastar as _ida
@@ -126,20 +128,20 @@ class Plan:
 
 
 def check_threads(threads, space):
-    """The threads a search of ``space`` runs on (``None``: numba's)."""
-    n = numba.get_num_threads() if threads is None else threads
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
-        raise PuzzleError(f"threads must be at least 1, not {threads}")
-    n = min(int(n), numba.config.NUMBA_NUM_THREADS)
-    return n if space.thread_safe else 1
+    """The threads a search of ``space`` runs on (``None``: numba's); more than numba's
+    threads (the cores, unless ``NUMBA_NUM_THREADS`` says fewer): a warning and that many
+    (:func:`puzzlelib.core.numbers.check_threads`)."""
+    most = numba.config.NUMBA_NUM_THREADS
+    n = numba.get_num_threads() if threads is None else check_threads_count(threads, most=most)
+    return min(n, most) if space.thread_safe else 1
 
 
-def check_limit(value, name, least=0):
+def check_limit(value, name, least=0, most=COUNT_LIMIT):
+    """A limit given to a search (None: the search's own), checked
+    (:func:`puzzlelib.core.numbers.check_number`)."""
     if value is None:
         return None
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < least:
-        raise PuzzleError(f"{name} must be a whole number, at least {least}, not {value!r}")
-    return int(value)
+    return check_number(value, name, least=least, most=most)
 
 
 def _check_backend(backend):
@@ -243,7 +245,7 @@ def plan_solve(puzzle, start, method=None, heuristic=None, *, pdb=None, reflect=
                           f"not {method}")
     _check_pdb_backend(backend, puzzle, method, heuristic, pdb)
     max_states = check_limit(max_states, "max_states", 1)
-    max_depth = check_limit(max_depth, "max_depth")
+    max_depth = check_limit(max_depth, "max_depth", most=DEPTH_LIMIT)
     node_limit = check_limit(node_limit, "node_limit")
     transpositions = check_limit(transpositions, "transpositions")
     n_threads = check_threads(threads, puzzle)
@@ -405,6 +407,7 @@ def _plan_deepening(space, guided_later, method, all_solutions, threads, depth, 
     mem = (8 * (depth + 1) + _ida.stack_bytes(space.params, depth, space.frontier is not None)
            + _db_bytes(dbs))
     how = f"the path and a pass's stack to depth {depth}"
+    memory.check_fits(mem - _db_bytes(dbs), f"a depth-first search to depth {depth:,}")
     if transpositions:
         how += " (the transposition table comes on top)"
     if dbs:
@@ -427,10 +430,10 @@ def plan_layers(puzzle, start, *, threads=None, max_depth=None, max_states=None,
     starting."""
     if table not in TABLES:
         raise PuzzleError(f"unknown table {table!r}: use one of {', '.join(TABLES)}")
-    space = puzzle.rooted(start)
-    max_depth = check_limit(max_depth, "max_depth")
+    max_depth = check_limit(max_depth, "max_depth", most=DEPTH_LIMIT)
     max_states = check_limit(max_states, "max_states", 1)
     farthest_limit = check_limit(farthest_limit, "farthest_limit")
+    space = puzzle.rooted(start)
     n_threads = check_threads(threads, space)
     state = space.encode(start)
     why = []
@@ -610,7 +613,7 @@ def plan_many(puzzle, starts, method="idastar", heuristic=None, *, pdb=None, ref
         raise PuzzleError(f"solve_many with {method} takes no {', '.join(sorted(limits))}")
     _check_pdb_backend(backend, puzzle, method, heuristic, pdb)
     n_threads = check_threads(threads, puzzle)
-    max_depth = check_limit(max_depth, "max_depth")
+    max_depth = check_limit(max_depth, "max_depth", most=DEPTH_LIMIT)
     skip, pruning, prune_why = _skip_for(puzzle, method, prune)
     space, hname, dbs, hinfo = _heuristic(puzzle, method, heuristic, pdb, reflect, cache,
                                           backend)
@@ -619,6 +622,8 @@ def plan_many(puzzle, starts, method="idastar", heuristic=None, *, pdb=None, ref
     run = dict(batch=True, space=space, hinfo=hinfo, skip=skip, max_depth=max_depth,
                prune=pruning)
     mem = len(starts) * 8 * (depth + 1) + _db_bytes(dbs)
+    memory.check_fits(mem - _db_bytes(dbs), f"the paths of {len(starts):,} starts to depth "
+                                             f"{depth:,}")
     why = [f"{len(starts)} starts searched at once, each thread taking the next as it comes "
            f"free" + ("; a start whose passes grow big finished afterwards with its passes "
                       "shared among the threads" if n_threads > 1 else "")]

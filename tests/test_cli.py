@@ -168,7 +168,7 @@ def test_threads_option(capsys):
     assert one_all["threads"] == 1
     assert (one["moves"], one["stats"]["generated"]) == (two["moves"], two["stats"]["generated"])
     code, _, err = run(capsys, "solve", "--start", "8 6 7 2 5 4 3 0 1", "--threads", "-1")
-    assert code == 2 and "threads must be at least 1" in err
+    assert code == 2 and "--threads: the value must be a whole number, at least 0" in err
 
 
 def test_progress_goes_to_stderr_and_json_stays_clean(capsys):
@@ -182,7 +182,8 @@ def test_bad_threads_is_one_line_before_any_progress(capsys):
     code, out, err = run(capsys, "layers", "--size", "2x6", "--start",
                          "1 2 3 4 5 6 7 8 9 10 11 0", "--threads", "-1", "--json")
     assert code == 2 and out == ""
-    assert err == "puzzlelib: error: threads must be at least 1, not -1\n"
+    assert err == ("puzzlelib layers: error: argument --threads: the value must be a whole "
+                   "number, at least 0, not '-1'\n")
 
 
 def test_every_puzzle_through_solve_and_layers(capsys, tmp_path):

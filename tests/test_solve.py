@@ -302,7 +302,7 @@ def test_split_grows_with_the_pass():
 
 
 def test_bad_thread_count():
-    with pytest.raises(PuzzleError, match="threads must be at least 1"):
+    with pytest.raises(PuzzleError, match="threads must be a whole number, at least 1, not 0"):
         solve(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", method="idastar", threads=0)
 
 
