@@ -157,10 +157,9 @@ def value():
 """
 
 
-def test_a_changed_file_never_leaves_a_stale_kernel_in_another(tmp_path):
-    """A function whose own file did not change, but which inlined code from a file that did,
-    must be compiled again (numba alone would load it stale: its key is its own file). A copy
-    of the package gets two probe modules; the second one's answer changes between runs."""
+def _package_copy(tmp_path, **modules):
+    """A copy of the package under ``tmp_path/src`` with ``modules`` (name: source) added, and
+    the environment of a process that imports it and caches in ``tmp_path/c``."""
     import shutil
 
     import puzzlelib
@@ -168,9 +167,18 @@ def test_a_changed_file_never_leaves_a_stale_kernel_in_another(tmp_path):
     pkg = tmp_path / "src" / "puzzlelib"
     shutil.copytree(os.path.dirname(puzzlelib.__file__), pkg,
                     ignore=shutil.ignore_patterns("__pycache__"))
-    (pkg / "_probe_a.py").write_text(_PROBE_A)
+    for name, source in modules.items():
+        (pkg / f"{name}.py").write_text(source)
     env = dict(os.environ, PYTHONPATH=str(tmp_path / "src"), PUZZLELIB_CACHE=str(tmp_path / "c"))
     env.pop("NUMBA_CACHE_DIR", None)
+    return pkg, env
+
+
+def test_a_changed_file_never_leaves_a_stale_kernel_in_another(tmp_path):
+    """A function whose own file did not change, but which inlined code from a file that did,
+    must be compiled again (numba alone would load it stale: its key is its own file). A copy
+    of the package gets two probe modules; the second one's answer changes between runs."""
+    pkg, env = _package_copy(tmp_path, _probe_a=_PROBE_A)
     child = "from puzzlelib._probe_a import probe; print(probe(), probe.stats.cache_hits)"
     answers = []
     for value in (1, 1, 2):
@@ -206,3 +214,36 @@ def test_the_digest_follows_the_files_kernels_are_compiled_from(tmp_path):
     assert after_kernel != before
     (pkg / "_probe.py").write_text(_PROBE_B.format(1))
     assert source_digest(pkg) != after_kernel
+
+
+_PROBE = """
+from .core.jit import jit
+
+
+@jit
+def probe(n):
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+"""
+
+
+def test_a_process_finds_damaged_compiled_code_and_compiles_it_again(tmp_path):
+    """End to end, in a copy of the package: the second run loads the probe, the third finds
+    its data file cut short, warns, compiles, answers right, and the fourth loads again."""
+    _, env = _package_copy(tmp_path, _probe=_PROBE)
+    child = ("from puzzlelib._probe import probe; print(probe(1000), "
+             "sum(probe.stats.cache_hits.values()))")
+    runs = []
+    for step in range(4):
+        if step == 2:
+            for f in (tmp_path / "c").rglob("*_probe*.nbc"):
+                f.write_bytes(f.read_bytes()[:-50])
+        out = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True,
+                             cwd=tmp_path, text=True, timeout=600)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+        runs.append((out.stdout.split(), "is damaged" in out.stderr))
+    answer = str(sum(i * i for i in range(1000)))
+    assert runs == [([answer, "0"], False), ([answer, "1"], False), ([answer, "0"], True),
+                    ([answer, "1"], False)]

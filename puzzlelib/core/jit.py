@@ -26,14 +26,18 @@ its source changed): such kernels are compiled once per process.
 """
 
 import hashlib
+import itertools
 import os
+import pickle
 import re
+import warnings
 from pathlib import Path
 
 import numba
-from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator
+from numba.core.caching import (CompileResultCacheImpl, FunctionCache, IndexDataCacheFile,
+                                 _CacheLocator)
 
-from .store import cache_root
+from .store import cache_root, locked
 
 #: The package's folder (``puzzlelib/``).
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -110,10 +114,74 @@ class _PackageCacheImpl(CompileResultCacheImpl):
     _locator_classes = [_PackageLocator]
 
 
+class _SharedCacheFile(IndexDataCacheFile):
+    """numba's index and data files of one function, safe for several processes at once and
+    against damaged files.
+
+    numba reads a function's index, picks a data file's name, and writes the index and then
+    the data, with nothing held: two processes saving two signatures at once can each pick the
+    same name, and the index may then name the other's compiled code. Here a save holds the
+    index's lock (:func:`~puzzlelib.core.store.locked`) from reading the index to writing it,
+    and writes the data before the index, so an index only ever names a whole data file. Each
+    data file begins with a SHA-256 of the rest: a data file or index that is truncated or
+    damaged reads as missing (with a warning for a data file), and the function is compiled
+    again and saved anew."""
+
+    def save(self, key, data):
+        with locked(self._index_path):
+            overloads = self._load_index()
+            name = overloads.get(key)
+            if name is None:
+                used = set(overloads.values())
+                name = next(n for n in map(self._data_name, itertools.count(1))
+                            if n not in used)
+            self._save_data(name, data)
+            overloads[key] = name
+            self._save_index(overloads)
+
+    def load(self, key):
+        name = self._load_index().get(key)
+        if name is None:
+            return None
+        try:
+            return self._load_data(name)
+        except OSError:  # (removed since the index was read)
+            return None
+        except Exception as e:  # a damaged file: compiled again, and saved over it
+            warnings.warn(f"numba cache file {self._data_path(name)} is damaged "
+                          f"({type(e).__name__}); compiling again")
+            return None
+
+    def _load_index(self):
+        try:
+            return super()._load_index()
+        except Exception:  # a damaged index: every entry compiled and saved again
+            return {}
+
+    def _save_data(self, name, data):
+        payload = self._dump(data)
+        with self._open_for_write(self._data_path(name)) as f:
+            f.write(hashlib.sha256(payload).digest() + payload)
+
+    def _load_data(self, name):
+        with open(self._data_path(name), "rb") as f:
+            digest, payload = f.read(32), f.read()
+        if hashlib.sha256(payload).digest() != digest:
+            raise ValueError("checksum")
+        return pickle.loads(payload)
+
+
 class PackageCache(FunctionCache):
-    """numba's on-disk cache, in this package's folder (see the module)."""
+    """numba's on-disk cache, in this package's folder (see the module), its files shared
+    safely among processes (:class:`_SharedCacheFile`)."""
 
     _impl_class = _PackageCacheImpl
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file = _SharedCacheFile(
+            cache_path=self._cache_path, filename_base=self._impl.filename_base,
+            source_stamp=self._impl.locator.get_source_stamp())
 
 
 PREFIX = "puzzlelib:"

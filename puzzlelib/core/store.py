@@ -7,6 +7,11 @@ new one, and a failed write leaves nothing behind. The header holds a SHA-256 of
 checked on every read: a file that is missing, truncated, corrupt or written for something else
 reads as ``None`` (with a warning when it was there), and its owner builds it again.
 
+Two processes (two notebooks) that would build the same file take turns: :func:`locked` holds
+a lock file beside it while one builds, and the other, once it has the lock, reads what the
+first wrote instead of building it again. Where the system has no such locks, both build, and
+the atomic rename still leaves one whole file.
+
 The folder is ``$PUZZLELIB_CACHE``, else ``$XDG_CACHE_HOME/puzzlelib``, else
 ``~/.cache/puzzlelib``.
 """
@@ -16,6 +21,7 @@ import json
 import os
 import tempfile
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -65,11 +71,16 @@ def write(path, header, arrays, sync=True):
         raise
 
 
-def read(path, expect, what):
+def read(path, expect, what, quiet=False):
     """``(header, arrays)`` of a file written by :func:`write` whose header holds every item of
     ``expect`` (a dict), or None: when it is missing (silently), or unreadable, truncated,
     corrupt or written for something else (with a warning naming ``what`` and the file, which
-    its owner then writes again)."""
+    its owner then writes again; ``quiet``: no warning, as for a second look once
+    :func:`locked`)."""
+    if quiet:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return read(path, expect, what)
     path = Path(path)
     try:
         with open(path, "rb") as f:
@@ -103,3 +114,38 @@ def remove(path):
         Path(path).unlink()
     except (FileNotFoundError, NotADirectoryError):
         pass
+
+
+@contextmanager
+def locked(path, what=None):
+    """Hold the lock of ``path`` (the file ``path.lock`` beside it, locked with ``flock``) while
+    the block runs, waiting for another process that holds it (with a warning naming ``what``,
+    unless None).
+    Yields whether a lock is held: False where the system or the file system gives none (the
+    block runs anyway; :func:`write` still leaves one whole file). The lock file stays (removing
+    it could let a third process lock a file the second no longer sees)."""
+    try:
+        import fcntl
+    except ImportError:  # (not a POSIX system)
+        yield False
+        return
+    lock = Path(str(path) + ".lock")
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        yield False
+        return
+    try:
+        held = True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if what is not None:
+                warnings.warn(f"another process is making {what} {path}: waiting for it")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            held = False
+        yield held
+    finally:
+        os.close(fd)  # (which releases the lock)

@@ -35,6 +35,7 @@ same databases resumes from it.
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 
 import numpy as np
 
@@ -559,10 +560,10 @@ def _save(path, db):
     store.write(path, header, [db.pool, db.values])
 
 
-def _load(path, puz, name):
+def _load(path, puz, name, quiet=False):
     _, kh, kv, g = parse_name(name, puz.counts)
     cell_bytes, L = image_layout(relaxed_counts(puz, kh, kv), puz.rows, puz.cols, g)
-    got = store.read(path, _header(name, puz, L), "block PDB")
+    got = store.read(path, _header(name, puz, L), "block PDB", quiet=quiet)
     if got is None:
         return None
     header, (pool, values) = got
@@ -607,11 +608,19 @@ def block_pdbs(puz, names, progress=None, cache=True):
             groups.setdefault(parse_name(nm, puz.counts)[:3], []).append(nm)
     for group in groups.values():
         saved = partial_path(puz, group) if cache else None
-        for nm, db in zip(group, build_many(puz, group, progress=progress, checkpoint=saved)):
-            key = _key(puz, nm)
-            if cache:
-                _save(cache_dir() / key, db)
-            found[nm] = _MEMORY[key] = db
+        with store.locked(saved, "the block PDBs") if cache else nullcontext():
+            if cache:  # another process may have built them while this one waited
+                for nm in group:
+                    db = _load(cache_dir() / _key(puz, nm), puz, nm, quiet=True)
+                    if db is not None:
+                        found[nm] = _MEMORY[_key(puz, nm)] = db
+                group = [nm for nm in group if nm not in found]
+            built = build_many(puz, group, progress=progress, checkpoint=saved) if group else []
+            for nm, db in zip(group, built):
+                key = _key(puz, nm)
+                if cache:
+                    _save(cache_dir() / key, db)
+                found[nm] = _MEMORY[key] = db
     return [found[nm] for nm in names]
 
 

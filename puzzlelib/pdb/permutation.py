@@ -19,6 +19,7 @@ pieces.
 
 import math
 from collections import namedtuple
+from contextlib import nullcontext
 
 import numpy as np
 
@@ -234,6 +235,19 @@ def _header(puzzle, idx):
     return {"format": FORMAT, "definition": puzzle.definition_digest(), "pieces": list(idx)}
 
 
+def _load(path, puzzle, labels, idx, quiet=False):
+    """The database of pieces ``labels`` (numbers ``idx``) in ``path``, or None (with a
+    warning, unless ``quiet``, when the file is there but unusable)."""
+    got = store.read(path, _header(puzzle, idx), "pattern database", quiet=quiet)
+    if got is None:
+        return None
+    header, (table,) = got
+    if table.dtype != np.uint8 or table.shape != (n_entries(puzzle, len(idx)),):
+        return None
+    return PermutationPDB(labels, table, header["counts"], header["build_seconds"], "cache",
+                          Stats.from_dict(header.get("stats", {})))
+
+
 _MEMORY = {}
 
 
@@ -246,21 +260,17 @@ def pattern_database(puzzle, labels, progress=None, cache=True):
     if key in _MEMORY:
         return _MEMORY[key]
     path = _file_for(puzzle, idx)
-    db = None
-    if cache:
-        got = store.read(path, _header(puzzle, idx), "pattern database")
-        if got is not None:
-            header, (table,) = got
-            if table.dtype == np.uint8 and table.shape == (n_entries(puzzle, len(idx)),):
-                db = PermutationPDB(labels, table, header["counts"], header["build_seconds"],
-                                    "cache", Stats.from_dict(header.get("stats", {})))
+    db = _load(path, puzzle, labels, idx) if cache else None
     if db is None:
-        db = build(puzzle, labels, progress=progress)
-        if cache:
-            store.write(path, dict(_header(puzzle, idx), counts=db.counts,
-                                   build_seconds=db.build_seconds,
-                                   stats=dict(db.stats.to_dict(), compile_seconds=0.0)),
-                        [db.table])
+        with store.locked(path, "the pattern database") if cache else nullcontext():
+            db = _load(path, puzzle, labels, idx, quiet=True) if cache else None  # another's
+            if db is None:
+                db = build(puzzle, labels, progress=progress)
+                if cache:
+                    store.write(path, dict(_header(puzzle, idx), counts=db.counts,
+                                           build_seconds=db.build_seconds,
+                                           stats=dict(db.stats.to_dict(), compile_seconds=0.0)),
+                                [db.table])
     _MEMORY[key] = db
     return db
 

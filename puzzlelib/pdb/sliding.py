@@ -16,6 +16,7 @@ atomically, checked against a SHA-256 on every load, built again when the check 
 """
 
 import math
+from contextlib import nullcontext
 
 import numpy as np
 from numba import prange
@@ -143,10 +144,10 @@ def _save(path, db):
                            stats=dict(db.stats.to_dict(), compile_seconds=0.0)), [db.table])
 
 
-def _load(path, rows, cols, cells, blank):
-    """The database in ``path``, or None (with a warning) when it is missing, for another
-    pattern, truncated or corrupt."""
-    got = store.read(path, _header(rows, cols, cells, blank), "pattern database")
+def _load(path, rows, cols, cells, blank, quiet=False):
+    """The database in ``path``, or None (with a warning, unless ``quiet``) when it is missing,
+    for another pattern, truncated or corrupt."""
+    got = store.read(path, _header(rows, cols, cells, blank), "pattern database", quiet=quiet)
     if got is None:
         return None
     header, (table,) = got
@@ -181,11 +182,14 @@ def pattern_database(rows, cols, cells, blank, progress=None, cache=True, backen
     path = _file_for(*key)
     db = _load(path, *key) if cache else None
     if db is None:
-        db = _image_of(*key, cache)
-        if db is None:
-            db = build(rows, cols, cells, blank, progress=progress, backend=backend)
-        if cache:
-            _save(path, db)
+        with store.locked(path, "the pattern database") if cache else nullcontext():
+            db = _load(path, *key, quiet=True) if cache else None  # another process's
+            if db is None:
+                db = _image_of(*key, cache)
+                if db is None:
+                    db = build(rows, cols, cells, blank, progress=progress, backend=backend)
+                if cache:
+                    _save(path, db)
     _MEMORY[key] = db
     return db
 
