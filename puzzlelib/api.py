@@ -575,7 +575,10 @@ def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=Non
         raise PuzzleError(f"the first argument must be a puzzle, not {type(puzzle).__name__}")
     if starts is None:
         raise PuzzleError("no starts given")
-    starts = list(starts)
+    try:
+        starts = list(starts)
+    except TypeError:
+        raise PuzzleError(f"starts are a list of positions, not {type(starts).__name__}") from None
     if not starts:
         raise PuzzleError("no starts given")
     for i, s in enumerate(starts):

@@ -217,9 +217,15 @@ def _number(least=0, most=COUNT_LIMIT, whole=True):
     return read
 
 
+def _one_line(text):
+    """``text`` as one printable line: what would break it (newlines, control characters a
+    user typed) written as escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, status 2, as for every other bad input
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.stderr.write(f"{self.prog}: error: {_one_line(message)}\n")
         sys.exit(2)
 
 
@@ -688,8 +694,7 @@ def main(argv=None):
 
 def _warning_line(message, category, filename, lineno, file=None, line=None):
     """A warning as the command line shows it: one line on stderr."""
-    text = " ".join(str(message).split())
-    (file or sys.stderr).write(f"puzzlelib: warning: {text}\n")
+    (file or sys.stderr).write(f"puzzlelib: warning: {_one_line(message)}\n")
 
 
 def _command(args):
@@ -704,10 +709,10 @@ def _command(args):
         else:
             data, show = _rotation_command(args)
     except SearchLimitError as e:
-        sys.stderr.write(f"puzzlelib: stopped: {e}\n")
+        sys.stderr.write(f"puzzlelib: stopped: {_one_line(e)}\n")
         return 3
     except PuzzleError as e:
-        sys.stderr.write(f"puzzlelib: error: {e}\n")
+        sys.stderr.write(f"puzzlelib: error: {_one_line(e)}\n")
         return 2
     try:
         if args.json:

@@ -10,6 +10,22 @@ os.environ.setdefault("PUZZLELIB_CACHE", tempfile.mkdtemp(prefix="puzzlelib-test
 # machine with a GPU to test there): read when numba is first imported, so before any import
 os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # (the test extra not installed: tests/test_fuzz.py alone cannot run)
+    pass
+else:
+    # the fuzzed tests (tests/test_fuzz.py) draw the same examples on every run, a bounded
+    # number of them, with no deadline (a first call compiles kernels); PUZZLELIB_FUZZ=long
+    # draws ten times as many, at random
+    settings.register_profile("puzzlelib", derandomize=True, max_examples=40, deadline=None,
+                              database=None, print_blob=True,
+                              suppress_health_check=[HealthCheck.too_slow,
+                                                     HealthCheck.filter_too_much])
+    settings.register_profile("long", settings.get_profile("puzzlelib"), derandomize=False,
+                              max_examples=400)
+    settings.load_profile("long" if os.environ.get("PUZZLELIB_FUZZ") == "long" else "puzzlelib")
+
 
 def pytest_collection_modifyitems(config, items):
     if os.environ.get("PUZZLELIB_HEAVY") == "1":

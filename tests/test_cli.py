@@ -118,7 +118,8 @@ def test_plain_output(capsys):
         (["solve", "--puzzle", "blocks", "--start", "ABBC/ABBC/DEEF/DGHF/I..J", "--size", "4x5"],
          "--size applies to"),
         (["solve", "--puzzle", "topspin", "--start", "1 2 3"], "needs --size N,K"),
-        (["solve", "--start", "8 6 7 2 5 4 3 0 1", "--max-depth", "-3"], "max_depth must be"),
+        (["solve", "--start", "8 6 7 2 5 4 3 0 1", "--max-depth", "-3"],
+         "--max-depth: the value must be a whole number from 0 to 100,000"),
     ],
 )
 def test_errors_are_one_line_and_exit_nonzero(capsys, argv, message):

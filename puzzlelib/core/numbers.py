@@ -24,6 +24,8 @@ import os
 import sys
 import warnings
 
+import numpy as np
+
 from .errors import PuzzleError
 
 #: The greatest search depth (moves) accepted: far beyond any shortest solution a search here
@@ -83,6 +85,23 @@ def check_number(value, name, *, least=0, most=COUNT_LIMIT, whole=True):
             or (most is not None and number > most)):
         raise PuzzleError(f"{name} must be {_bounds(least, most, whole)}, not {_shown(value)}")
     return number
+
+
+def whole_numbers(values, what):
+    """``values`` (a sequence of whole numbers, rows of them, or an array) as a flat list of
+    ``int``, or a one-line :class:`~puzzlelib.PuzzleError` naming ``what``. Numbers written as
+    text and floats without a fraction are read as whole numbers."""
+    flat = np.asarray(values, dtype=object).ravel()  # (rows of unequal lengths: lists inside)
+    out = []
+    for x in flat:
+        if isinstance(x, str) and x.strip().lstrip("-").isdigit():
+            x = int(x)
+        if isinstance(x, numbers.Real) and not isinstance(x, bool) and (
+                isinstance(x, numbers.Integral) or float(x).is_integer()):
+            out.append(int(x))
+        else:
+            raise PuzzleError(f"{what}: {_shown(x)} is not a whole number")
+    return out
 
 
 def cores():

@@ -134,7 +134,7 @@ def parse_grid(grid, rows=None, cols=None):
                 raise PuzzleError(f"row {i + 1} has {len(r)} values, expected {cols}")
         flat = [v for r in grid for v in r]
     else:
-        flat = list(np.asarray(grid).ravel())
+        flat = list(np.asarray(grid, dtype=object).ravel())
     for side, name in ((rows, "H"), (cols, "W")):
         if not MIN_SIDE <= side <= MAX_SIDE:
             raise PuzzleError(f"{name} = {side} is out of range: H and W must be 3 to 8")
@@ -163,6 +163,8 @@ def parse_grid(grid, rows=None, cols=None):
 def parse_contest_input(text):
     """The contest's input format: ``H W`` on the first line, then H rows of W numbers.
     Returns ``(rows, cols, values)``."""
+    if not isinstance(text, str):
+        raise PuzzleError(f"the contest's input is text, not {type(text).__name__}")
     lines = [ln.split() for ln in text.strip().splitlines() if ln.strip()]
     if not lines:
         raise PuzzleError("empty input: expected 'H W' and then H rows")
@@ -213,7 +215,7 @@ class RotationPuzzle(Puzzle):
             rows, cols = (int(t) for t in parts)
         for side, name in ((rows, "H"), (cols, "W")):
             if not isinstance(side, (int, np.integer)) or not MIN_SIDE <= side <= MAX_SIDE:
-                raise PuzzleError(f"{name} = {side} is out of range: H and W must be 3 to 8")
+                raise PuzzleError(f"{name} = {side!r} is out of range: H and W must be 3 to 8")
         self.rows, self.cols = int(rows), int(cols)
         self.n_cells = self.rows * self.cols
         self.params = RotationParams(self.n_cells, 4, 1, self.rows, self.cols, self._pairs())

@@ -5,12 +5,17 @@ size) and cell codes, a goal read from ``"R,C"``, and cell codes written back as
 import numpy as np
 
 from ...core.errors import PuzzleError
+from ...core.numbers import whole_numbers
 from .encoding import (ANCHOR, B_BL, B_BR, B_TL, B_TR, H_L, H_R, MAX_COLS, MAX_ROWS, ONE,
                        SHAPE_OF_ANCHOR, SHAPES, V_B, V_T)
 
 def _read_lines(text):
     if not isinstance(text, str):
-        text = "\n".join("".join(row) for row in text)
+        try:
+            text = "\n".join("".join(row) for row in text)
+        except TypeError:
+            raise PuzzleError("a board is text, one line per row, or a list of rows of "
+                              "characters") from None
     lines = [ln.replace(" ", "").replace("\t", "") for ln in text.splitlines()]
     lines = [ln for ln in lines if ln]
     if not lines:
@@ -164,7 +169,10 @@ def parse_goal(goal, rows, cols):
         if len(parts) != 2 or not all(t.lstrip("-").isdigit() for t in parts):
             raise PuzzleError(f"goal {goal!r} is not ROW,COL (two integers counted from 0)")
         goal = (int(parts[0]), int(parts[1]))
-    r, c = (int(v) for v in goal)
+    pair = whole_numbers(goal, "goal")
+    if len(pair) != 2:
+        raise PuzzleError(f"goal {goal!r} is not ROW,COL (two integers counted from 0)")
+    r, c = pair
     if not (0 <= r <= rows - 2 and 0 <= c <= cols - 2):
         raise PuzzleError(
             f"goal ({r},{c}) puts the 2x2 piece off the {rows}x{cols} board: its top-left cell "

@@ -10,7 +10,11 @@ from ...core.errors import PuzzleError
 def _as_moves(moves, n, k):
     """``[(name, src, twist)]`` from a dict ``{name: src}`` or ``{name: (src, twist)}`` or a
     list of those pairs, checked."""
-    items = list(moves.items()) if isinstance(moves, dict) else list(moves)
+    try:
+        items = list(moves.items()) if isinstance(moves, dict) else list(moves)
+    except TypeError:
+        raise PuzzleError(f"moves are a dict {{name: permutation}} or a list of (name, "
+                          f"permutation) pairs, not {type(moves).__name__}") from None
     if not items:
         raise PuzzleError("a permutation puzzle needs at least one move")
     out = []

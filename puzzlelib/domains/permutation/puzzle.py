@@ -73,7 +73,11 @@ class PermutationPuzzle(Puzzle):
             self.title = str(name)
         else:
             self.title = self.name
-        labels = list(goal.split() if isinstance(goal, str) else goal)
+        try:
+            labels = list(goal.split() if isinstance(goal, str) else goal)
+        except TypeError:
+            raise PuzzleError(f"a goal is labels separated by spaces or a list of labels, not "
+                              f"{type(goal).__name__}") from None
         n = len(labels)
         if n < 2:
             raise PuzzleError("a permutation puzzle needs at least two cells")

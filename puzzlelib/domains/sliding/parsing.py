@@ -9,13 +9,17 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.errors import PuzzleError
+from ...core.numbers import whole_numbers
 from .encoding import MAX_CELLS, MAX_SIDE, MIN_SIDE
 
 
 def parse_size(text):
     """``"3x3"`` -> ``(3, 3)``; sides from 2 to 12, at most 25 cells."""
     if isinstance(text, (tuple, list)):
-        rows, cols = text
+        sides = whole_numbers(text, "board size")
+        if len(sides) != 2:
+            raise PuzzleError(f"board size {text!r} is not (ROWS, COLS)")
+        rows, cols = sides
     else:
         parts = str(text).lower().replace("×", "x").split("x")
         if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
@@ -47,7 +51,7 @@ def parse_board(board, rows, cols, what="board"):
             except ValueError:
                 raise PuzzleError(f"{what}: label {tok!r} is not an integer") from None
     else:
-        labels = [int(x) for x in np.asarray(board).ravel()]
+        labels = whole_numbers(board, what)
     if len(labels) != n:
         raise PuzzleError(
             f"{what}: expected {n} labels for a {rows}x{cols} board, got {len(labels)}"
