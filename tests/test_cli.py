@@ -10,7 +10,10 @@ from puzzlelib.cli import CLI_PUZZLES, LAYERS_FIELDS, SOLVE_FIELDS, main
 
 
 def run(capsys, *argv):
-    code = main(list(argv))
+    try:
+        code = main(list(argv))
+    except SystemExit as e:  # (what argparse refuses)
+        code = e.code
     out, err = capsys.readouterr()
     return code, out, err
 
