@@ -821,7 +821,7 @@ def test_cli_solve_layers_pdb(tmp_path, capsys):
     (("pdb", "--board", "-", "--name", "1-2-3"), CLASSIC, "ONES-H-V-MAP"),
     (("solve", "--board", "-", "--goal", "9,9"), CLASSIC, "off the"),
     (("solve", "--board", "-", "--method", "idastar", "--transpositions", "-5"), CLASSIC,
-     "transpositions must be"),
+     "--transpositions: the value must be"),
 ])
 def test_cli_bad_input_is_one_line(args, stdin, words):
     r = _cli(*args, stdin=stdin)
