@@ -17,15 +17,20 @@ puzzles). A notebook imports what it needs from here::
 - :func:`plot_open_closed` -- A*'s open and closed sets over its expansions;
 - :func:`step_through`, :func:`steps_figure`, :func:`steps_animation` -- a search one expansion
   at a time: the node expanded and the frontier waiting after it.
+- :func:`frames_animation`, :func:`frames_player` -- any sequence of matplotlib drawings (a
+  table's contents layer by layer, say) as a GIF or under a player.
 
 Counting the toy trees: a tree with ``b`` children per node searched to depth ``d`` from one end
-generates ``b + b**2 + ... + b**d`` nodes; two searches that meet in the middle each go
-``ceil(d / 2)`` levels:
+generates ``b + b**2 + ... + b**d`` nodes; two searches that meet in the middle go ``d`` levels
+between them, ``ceil(d / 2)`` from the start and ``floor(d / 2)`` from the goal:
 
 >>> toy_counts(3, 5)
-([3, 9, 27, 81, 243], [3, 9, 27], [3, 9, 27])
+([3, 9, 27, 81, 243], [3, 9, 27], [3, 9])
 >>> [sum(c) for c in toy_counts(3, 5)]
-[363, 39, 39]
+[363, 39, 12]
+
+(Document 000 counts 3 levels from each end, 2 * 39 = 78: one level more than a goal 5 levels
+down needs.)
 """
 
 import base64
@@ -560,6 +565,51 @@ def steps_figure(puzzle, steps, first=6, frontier=8, unit=0.4):
 
 
 # ---------------------------------------------------------------------------------------------
+# any drawing, frame by frame
+# ---------------------------------------------------------------------------------------------
+
+
+def _figure_image(draw, i, width, height):
+    fig = _canvas(width, height)
+    draw(fig, i)
+    return _raster(fig)
+
+
+def _frames_reel(draw, count, captions, size):
+    if not callable(draw):
+        raise PuzzleError(f"draw must be a function draw(fig, i), not {type(draw).__name__}")
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
+        raise PuzzleError(f"count is the number of frames, at least 1, not {count!r}")
+    count = int(count)
+    captions = [f"frame {i}" for i in range(count)] if captions is None else list(captions)
+    if len(captions) != count:
+        raise PuzzleError(f"{len(captions)} captions for {count} frames: give one each")
+    width, height = (int(x) for x in size)
+    if min(width, height) < 16:
+        raise PuzzleError(f"size is (width, height) in pixels, each at least 16, not {size!r}")
+    return _Reel(lambda i: _figure_image(draw, i, width, height), list(range(count)),
+                 captions)
+
+
+def frames_animation(draw, count, captions=None, size=(480, 320), fps=1, hold=1.5):
+    """An animated GIF of ``count`` frames, frame ``i`` drawn by ``draw(fig, i)`` on a blank
+    matplotlib figure of ``size`` = (width, height) pixels (``fig.add_subplot()`` and the
+    like). ``captions``: a line per frame. Returns an :class:`Animation` (its ``positions``
+    are the frame numbers)."""
+    return _animation(_frames_reel(draw, count, captions, size), fps, hold)
+
+
+def frames_player(draw, count, captions=None, size=(480, 320), fps=1, static=True, hold=1.5):
+    """A player of the frames of :func:`frames_animation` (drawn when first shown), the
+    caption beside the slider; with ``static`` the GIF is first displayed for viewers
+    without a kernel. Returns a :class:`Player` (its ``position`` is the frame number)."""
+    reel = _frames_reel(draw, count, captions, size)
+    if static:
+        _show_static(_animation(reel, fps, hold))
+    return Player(reel, fps=fps)
+
+
+# ---------------------------------------------------------------------------------------------
 # searches made visible: plots
 # ---------------------------------------------------------------------------------------------
 
@@ -630,19 +680,19 @@ def plot_frontiers(one_way_counts, forward_counts, backward_counts, log=False, a
 
 def toy_counts(branching=3, depth=5):
     """Nodes per level of a tree with ``branching`` children per node (the root apart): from
-    one end to ``depth``, and from each of two ends to ``ceil(depth / 2)`` (they meet in the
-    middle). Returns ``(one_way, forward, backward)``."""
+    one end to ``depth``, and from two ends that meet in the middle: ``ceil(depth / 2)``
+    levels from the start and ``floor(depth / 2)`` from the goal, ``depth`` in all. Returns
+    ``(one_way, forward, backward)``."""
     if branching < 1 or depth < 1:
         raise PuzzleError(f"a toy tree needs branching >= 1 and depth >= 1, not "
                           f"{branching} and {depth}")
     one = [branching ** k for k in range(1, depth + 1)]
-    half = one[: math.ceil(depth / 2)]
-    return one, list(half), list(half)
+    return one, one[: math.ceil(depth / 2)], one[: depth // 2]
 
 
 def toy_frontiers(branching=3, depth=5, log=False, ax=None):
     """:func:`plot_frontiers` of the toy trees of :func:`toy_counts` (branching 3 to depth 5:
-    363 nodes from one end against 39 + 39 = 78 from both). Returns the figure."""
+    363 nodes from one end against 39 + 12 = 51 from both). Returns the figure."""
     one, fwd, back = toy_counts(branching, depth)
     return plot_frontiers(one, fwd, back, log=log, ax=ax, first_depth=1, unit="nodes",
                           title=f"a tree of {branching} children per node, goal at depth "

@@ -15,9 +15,10 @@ from PIL import Image  # noqa: E402
 
 from puzzlelib import (BlockPuzzle, PancakePuzzle, PuzzleError, RotationPuzzle,  # noqa: E402
                        SlidingPuzzle, layers, solve)
-from puzzlelib.animation import (animate, player, plot_frontiers, plot_idastar_passes,  # noqa: E402
-                                 plot_open_closed, step_through, steps_animation, steps_figure,
-                                 toy_counts, toy_frontiers)
+from puzzlelib.animation import (animate, frames_animation, frames_player,  # noqa: E402
+                                 player, plot_frontiers, plot_idastar_passes, plot_open_closed,
+                                 step_through, steps_animation, steps_figure, toy_counts,
+                                 toy_frontiers)
 
 EIGHT = SlidingPuzzle("3x3")
 EIGHT_START = "8 6 7 2 5 4 3 0 1"  # 31 moves
@@ -219,18 +220,55 @@ def test_steps_as_a_figure_and_a_gif():
     assert anim.gif[:4] == b"GIF8" and anim.n_frames == 5
 
 
+# ---- any drawing, frame by frame -----------------------------------------------------------
+
+def draw_bar(fig, i):
+    """Frame ``i``: one bar ``i + 1`` high."""
+    ax = fig.add_subplot()
+    ax.bar([0], [i + 1])
+    ax.set_ylim(0, 5)
+
+
+def test_frames_become_a_gif_and_a_player_with_their_captions():
+    anim = frames_animation(draw_bar, 4, captions=list("abcd"), size=(120, 90))
+    assert anim.gif[:4] == b"GIF8" and anim.n_frames == 4 and anim.size == (120, 90)
+    assert anim.titles == list("abcd") and anim.positions == [0, 1, 2, 3]
+    p = frames_player(draw_bar, 4, captions=list("abcd"), size=(120, 90), static=False)
+    first = p.image
+    assert p.n_frames == 4 and p.caption == "a" and first[:4] == b"\x89PNG"
+    p.forward()
+    assert p.position == 1 and p.caption == "b" and p.image != first
+    assert frames_player(draw_bar, 2, static=False).caption == "frame 0"
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: frames_animation(draw_bar, 0), "at least 1"),
+    (lambda: frames_animation("bars", 2), "draw must be a function"),
+    (lambda: frames_animation(draw_bar, 2, captions=["x"]), "1 captions for 2"),
+    (lambda: frames_player(draw_bar, 2, size=(8, 8), static=False), "at least 16"),
+])
+def test_bad_frames_are_one_clear_line(call, words):
+    with pytest.raises(PuzzleError, match=words) as err:
+        call()
+    assert "\n" not in str(err.value)
+
+
 # ---- plots ---------------------------------------------------------------------------------
 
 def bar_heights(fig):
     return [[int(b.get_height()) for b in c] for c in fig.axes[0].containers]
 
 
-def test_toy_frontiers_count_363_against_78():
+def test_toy_frontiers_count_363_against_51():
+    """A goal 5 levels down is met after 3 levels from the start and 2 from the goal (document
+    000 counts 3 from each, 78)."""
     one, fwd, back = toy_counts(3, 5)
-    assert sum(one) == 363 and sum(fwd) + sum(back) == 78
+    assert sum(one) == 363 and sum(fwd) + sum(back) == 51
+    assert [len(fwd) + len(back) for d in range(1, 9)
+            for fwd, back in [toy_counts(2, d)[1:]]] == list(range(1, 9))
     fig = toy_frontiers(3, 5)
-    assert bar_heights(fig) == [[3, 9, 27, 81, 243], [3, 9, 27], [3, 9, 27]]
-    assert "363" in fig.axes[0].texts[0].get_text() and "78" in fig.axes[0].texts[0].get_text()
+    assert bar_heights(fig) == [[3, 9, 27, 81, 243], [3, 9, 27], [3, 9]]
+    assert "363" in fig.axes[0].texts[0].get_text() and "51" in fig.axes[0].texts[0].get_text()
     with pytest.raises(PuzzleError, match="branching"):
         toy_counts(0, 3)
 
@@ -257,3 +295,47 @@ def test_idastar_passes_and_open_closed():
         plot_idastar_passes([])
     with pytest.raises(PuzzleError, match="no history"):
         plot_open_closed([])
+
+
+# ---- a pancake stack drawn as a stack ------------------------------------------------------
+
+def _stack_drawn(stack, mark=None):
+    from matplotlib.patches import Rectangle
+
+    fig, ax = plt.subplots()
+    PancakePuzzle(len(stack)).draw(ax, stack, mark=mark)
+    bars = [p for p in ax.patches if isinstance(p, Rectangle)]
+    return bars, ax
+
+
+def test_a_stack_is_drawn_top_down_each_pancake_as_wide_as_its_size():
+    stack = [3, 1, 5, 2, 8, 6, 4, 7]
+    bars, ax = _stack_drawn(stack)
+    assert len(bars) == 8
+    tops = [b.get_y() for b in bars]
+    assert tops == sorted(tops)  # the first pancake written is the top one (y grows down)
+    widths = [b.get_width() for b in bars]
+    assert sorted(range(8), key=widths.__getitem__) == sorted(range(8), key=stack.__getitem__)
+    assert [t.get_text() for t in ax.texts] == [str(s) for s in stack]
+    w, h = PancakePuzzle(8).footprint
+    assert all(0 <= b.get_x() and b.get_x() + b.get_width() <= w for b in bars)
+    assert max(b.get_y() + b.get_height() for b in bars) <= h
+
+
+def test_only_the_pancakes_already_home_have_a_rim():
+    bars, _ = _stack_drawn([2, 1, 4, 3, 5, 6])
+    rimmed = [b.get_linewidth() > 1 for b in bars]
+    assert rimmed == [False, False, False, False, True, True]
+    bars, _ = _stack_drawn([1, 2, 3, 4])
+    assert all(b.get_linewidth() > 1 for b in bars)
+
+
+def test_the_next_flip_is_a_spatula_under_the_pancakes_it_turns():
+    _, ax = _stack_drawn([3, 1, 5, 2, 4], mark=3)
+    lines = [ln for ln in ax.lines if ln.get_color() == "#c0392b"]
+    assert len(lines) == 1
+    y = lines[0].get_ydata()[0]
+    bars, _ = _stack_drawn([3, 1, 5, 2, 4])
+    assert bars[2].get_y() + bars[2].get_height() < y < bars[3].get_y()
+    anim = animate(solved("pancake"), size=20)  # the spatula moves with the solution's flips
+    assert anim.n_frames == solved("pancake").length + 1

@@ -120,3 +120,53 @@ class PancakePuzzle(PermutationPuzzle):
 
     def layers_extra(self):
         return {"n_ranks": self.n_ranks}
+
+    # -- drawing: a stack, not a row of cells ---------------------------------------------------
+    @property
+    def footprint(self):
+        return 0.5 * self.size + 1.0, 0.5 * self.size + 0.35
+
+    def draw(self, ax, position, x0=0.0, y0=0.0, title=None, mark=None):
+        """The stack on its plate, the top pancake highest, each as wide as its size and
+        coloured by it; ``mark``: a flip ``k``, drawn as the spatula under the top ``k``."""
+        sizes = self.decode(self.encode(position, what="position"))
+        draw_stack(ax, sizes, x0, y0, title=title, flip=None if mark is None else int(mark))
+
+
+#: Height of a pancake in a drawing, in the units of :attr:`PancakePuzzle.footprint`.
+PANCAKE_HEIGHT = 0.5
+
+
+def draw_stack(ax, sizes, x0=0.0, y0=0.0, title=None, flip=None):
+    """Draw a stack of pancakes ``sizes`` (from the top, sizes ``1..n``) on matplotlib axes
+    ``ax``, its top-left corner at ``(x0, y0)``, y growing downwards: pancake ``s`` is
+    ``0.5 * s + 0.4`` wide, centred, above a plate. A pancake already resting on the right
+    one below it (the plate under ``n``), as in the goal, has a dark rim. ``flip``: the
+    number of pancakes the next flip turns over, shown as a red spatula under them."""
+    import matplotlib.pyplot as plt
+
+    n = len(sizes)
+    width = 0.5 * n + 1.0
+    cx = x0 + width / 2
+    cmap = plt.get_cmap("YlOrBr")
+    h = PANCAKE_HEIGHT
+    for i, s in enumerate(sizes):
+        w = 0.5 * s + 0.4
+        settled = list(sizes[i:]) == list(range(s, n + 1))
+        shade = 0.25 + 0.55 * (s - 1) / max(1, n - 1)
+        ax.add_patch(plt.Rectangle((cx - w / 2, y0 + i * h + 0.04), w, h - 0.08,
+                                   facecolor=cmap(shade),
+                                   edgecolor="#5a3300" if settled else "white",
+                                   lw=1.6 if settled else 0.8))
+        if n <= 30:
+            ax.text(cx, y0 + (i + 0.5) * h, str(s), ha="center", va="center",
+                    fontsize=8 if n <= 16 else 6, color="white" if shade > 0.65 else "black")
+    plate = y0 + n * h + 0.12
+    ax.plot([x0 + 0.1, x0 + width - 0.1], [plate, plate], color="0.35", lw=2.5,
+            solid_capstyle="round")
+    if flip is not None and 1 <= flip <= n:
+        y = y0 + flip * h
+        ax.plot([x0 + 0.05, cx + (0.5 * max(sizes[:flip]) + 0.4) / 2 + 0.1], [y, y],
+                color="#c0392b", lw=2.6, solid_capstyle="round")
+    if title is not None:
+        ax.text(cx, y0 - 0.15, title, ha="center", va="bottom", fontsize=9)
