@@ -36,6 +36,7 @@ import numpy as np
 
 from . import pdb as _pdb
 from . import plan as _plan
+from .core import limits as _limits
 from .core.errors import PuzzleError, SearchLimitError
 from .core.progress import layer_bar, pass_bar
 from .core.timing import timed
@@ -120,7 +121,7 @@ def _space_for(plan, puzzle, progress, cache, timer):
 def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=None,
           all_solutions=False, threads=None, max_depth=None, max_states=None, node_limit=0,
           transpositions=None, progress=None, cache=True, backend="cpu", prune=None, order=None,
-          explain=False):
+          max_memory=None, time_limit=None, explain=False):
     """Solve ``start`` on ``puzzle`` (a shortest solution, except with ``greedy``).
 
     ``start``: a position as the puzzle reads it (a block puzzle may leave it out: its own
@@ -142,6 +143,11 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
     deepening searches; ``transpositions`` the positions IDA* records per pass (0: none).
     A search that finds no solution returns ``length`` -1 and says why in ``status``; one
     stopped by ``max_states`` or ``node_limit`` raises :class:`~puzzlelib.SearchLimitError`.
+    Every search, pattern-database builds included, stops by itself: ``max_memory`` (bytes, or
+    a string such as ``"8G"``; default what this process may really use) caps the memory the
+    process holds, ``time_limit`` (seconds; default none) the time; passing either raises
+    :class:`~puzzlelib.SearchLimitError` within about a second, saying how far the search got,
+    and Ctrl-C raises ``KeyboardInterrupt`` as quickly (see :mod:`puzzlelib.core.limits`).
 
     ``threads``: see the module. ``progress``: ``True`` shows a bar, ``False`` none, a callable
     is called after each layer or pass; ``None`` shows bars for pattern-database builds and
@@ -153,6 +159,7 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
     (which kernel, table, heuristic, threads and memory; see :mod:`puzzlelib.plan`): every
     check is made, nothing is built or run."""
     puzzle, start = _puzzle_and_start(puzzle, start)
+    guard = _limits.watch(max_memory, time_limit)  # (checks both before anything runs)
     plan = _plan.plan_solve(puzzle, start, method, heuristic, pdb=pdb, reflect=reflect,
                             all_solutions=all_solutions, threads=threads, max_depth=max_depth,
                             max_states=max_states, node_limit=node_limit,
@@ -160,7 +167,9 @@ def solve(puzzle, start=None, method=None, heuristic=None, *, pdb=None, reflect=
                             prune=prune, order=order)
     if explain:
         return plan
-    return _run_solve(plan, puzzle, start, progress, cache)
+    guard.args = guard.args[:2] + (f"{plan.method} on {puzzle.label}",)
+    with guard:
+        return _run_solve(plan, puzzle, start, progress, cache)
 
 
 def _run_solve(plan, puzzle, start, progress, cache):
@@ -357,7 +366,7 @@ _SOLVERS = {"layered_bfs": _solve_table, "word_solve": _solve_layers_of_states,
 
 def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FARTHEST_LIMIT,
            max_depth=None, max_states=None, table="auto", checkpoint=None, client=None,
-           backend="cpu", explain=False):
+           backend="cpu", max_memory=None, time_limit=None, explain=False):
     """Breadth-first search over every position reachable from ``start`` (God's algorithm):
     ``counts[d]`` positions at depth ``d``, the greatest depth, and the positions there (at
     most ``farthest_limit`` of them; ``n_farthest`` is the exact count).
@@ -384,15 +393,18 @@ def layers(puzzle, start=None, *, threads=None, progress=None, farthest_limit=FA
     stops early. The start's own labels or pieces
     define the positions (sliding tiles with repeated labels included); the puzzle's goal
     plays no part. ``threads`` and ``progress`` as for :func:`solve` (a bar shows the depth,
-    the positions so far and the time left). ``explain=True`` returns the
+    the positions so far and the time left), ``max_memory`` and ``time_limit`` as for
+    :func:`solve` (a saved packed search resumes after a stop). ``explain=True`` returns the
     :class:`~puzzlelib.plan.Plan` of the call instead of searching, as :func:`solve` does."""
     puzzle, start = _puzzle_and_start(puzzle, start)
+    guard = _limits.watch(max_memory, time_limit, f"layers of {puzzle.label}")
     plan = _plan.plan_layers(puzzle, start, threads=threads, max_depth=max_depth,
                              max_states=max_states, farthest_limit=farthest_limit, table=table,
                              checkpoint=checkpoint, client=client, backend=backend)
     if explain:
         return plan
-    return _run_layers(plan, puzzle, progress)
+    with guard:
+        return _run_layers(plan, puzzle, progress)
 
 
 def _run_layers(plan, puzzle, progress):
@@ -559,7 +571,7 @@ def _layers_search(plan, space, state, n, progress, farthest_limit, max_depth, m
 
 def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=None, reflect=None,
                threads=None, max_depth=None, progress=None, cache=True, backend="cpu", prune=None,
-               explain=False, **limits):
+               max_memory=None, time_limit=None, explain=False, **limits):
     """Solve many starts on one puzzle; returns a :class:`~puzzlelib.Batch` of one
     :class:`~puzzlelib.Result` per start, in order.
 
@@ -569,7 +581,8 @@ def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=Non
     start whose passes grow big is put aside and finished afterwards with its passes shared
     among the threads. Otherwise each start is solved in turn by :func:`solve`, with the same
     options (``backend`` too: where pattern databases not cached yet are built). Every start is
-    checked before anything runs. ``prune``: as :func:`solve`'s. ``explain=True`` returns the :class:`~puzzlelib.plan.Plan` instead of
+    checked before anything runs. ``prune``, ``max_memory``: as :func:`solve`'s;
+    ``time_limit``: for all the starts together. ``explain=True`` returns the :class:`~puzzlelib.plan.Plan` instead of
     searching (for starts solved in turn: the first start's)."""
     if not isinstance(puzzle, Puzzle):
         raise PuzzleError(f"the first argument must be a puzzle, not {type(puzzle).__name__}")
@@ -583,11 +596,19 @@ def solve_many(puzzle, starts=None, method="idastar", heuristic=None, *, pdb=Non
         raise PuzzleError("no starts given")
     for i, s in enumerate(starts):
         puzzle.encode(s, what=f"start {i}")
+    guard = _limits.watch(max_memory, time_limit, f"{method} on {len(starts)} starts")
     plan = _plan.plan_many(puzzle, starts, method, heuristic, pdb=pdb, reflect=reflect,
                            threads=threads, max_depth=max_depth, cache=cache, backend=backend,
                            prune=prune, **limits)
     if explain:
         return plan
+    with guard:
+        return _solve_each(plan, puzzle, starts, method, heuristic, pdb, reflect, threads,
+                           max_depth, progress, cache, backend, prune, limits)
+
+
+def _solve_each(plan, puzzle, starts, method, heuristic, pdb, reflect, threads, max_depth,
+                progress, cache, backend, prune, limits):
     if not plan.run["batch"]:
         t0 = time.perf_counter()
         results = [solve(puzzle, s, method, heuristic, pdb=pdb, reflect=reflect, threads=threads,

@@ -30,6 +30,7 @@ from typing import Callable
 import numpy as np
 
 from .api import INFORMED_METHODS, layers, solve
+from .core import limits
 from .core.errors import PuzzleError, SearchLimitError
 from .core.numbers import COUNT_LIMIT, DEPTH_LIMIT, check_number, check_threads
 from .domains import (METHODS, PUZZLES, BlockPuzzle, PancakePuzzle, PocketCube, RotationPuzzle,
@@ -290,6 +291,7 @@ def _parser():
                         "cores (default) or an NVIDIA GPU (sliding tiles; the cuda extra)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--explain", action="store_true", help=_EXPLAIN)
+    _limit_options(s)
 
     l = sub.add_parser("layers", help="count positions at each depth from a start (full BFS)")
     puzzle_options(l)
@@ -319,6 +321,7 @@ def _parser():
                         "GPU (needs the cuda extra)")
     l.add_argument("--json", action="store_true", help="print one JSON object")
     l.add_argument("--explain", action="store_true", help=_EXPLAIN)
+    _limit_options(l)
 
     r = sub.add_parser(
         "rotation",
@@ -348,6 +351,7 @@ def _parser():
             q.add_argument(flag, **kw)
         q.add_argument("--progress", action="store_true", help="show progress on stderr")
         q.add_argument("--json", action="store_true", help="print one JSON object")
+        _limit_options(q)
     for q in (bs, bp):
         q.add_argument("--goal", help="ROW,COL of the 2x2 piece's top-left cell at the goal "
                                       "(default: bottom rows, centred; needed on odd widths)")
@@ -578,6 +582,20 @@ def _puzzle_and_start(args, for_layers=False):
     return spec, spec.build(args, start, for_layers), start
 
 
+def _limit_options(parser):
+    parser.add_argument("--max-memory", default=None, metavar="SIZE",
+                        help="stop (exit 3) before the process holds more memory than this, "
+                             "e.g. 8G or 512M (default: what this process may use, less a "
+                             "margin)")
+    parser.add_argument("--time-limit", default=None, metavar="S",
+                        help="stop (exit 3) after this many seconds")
+
+
+def _limits_of(args):
+    return dict(max_memory=getattr(args, "max_memory", None),
+                time_limit=getattr(args, "time_limit", None))
+
+
 def _solve(args):
     spec, puzzle, start = _puzzle_and_start(args)
     explain = getattr(args, "explain", False)
@@ -591,7 +609,7 @@ def _solve(args):
     res = solve(puzzle, start, method=args.method, heuristic=heuristic, reflect=reflect,
                 all_solutions=args.all, progress=True if args.progress else None,
                 threads=_threads(args.threads), backend=args.backend, prune=args.prune,
-                order=args.order, explain=explain, **kw)
+                order=args.order, explain=explain, **_limits_of(args), **kw)
     if explain:
         return _explained(res)
     if res.status == BEYOND_DEPTH:
@@ -639,7 +657,7 @@ def _layers(args):
         res = layers(puzzle, start, progress=True if args.progress else None,
                      threads=_threads(args.threads), max_depth=args.max_depth,
                      table=args.table, checkpoint=checkpoint, client=client,
-                     backend=args.backend, explain=explain)
+                     backend=args.backend, explain=explain, **_limits_of(args))
     if explain:
         return _explained(res)
     return _as_json(res), lambda: _print_layers(res, spec)
@@ -661,7 +679,7 @@ def _blocks(args):
         same = argparse.Namespace(
             puzzle="blocks", start=None, size=None, board=args.board, metric=args.metric,
             progress=args.progress, json=args.json, threads=0, max_depth=None,
-            explain=args.explain)
+            explain=args.explain, **_limits_of(args))
         if args.blocks_command == "layers":
             vars(same).update(hash=None, table="auto", checkpoint=None, dask=None,
                               scheduler=None, backend="cpu")
@@ -676,11 +694,23 @@ def _blocks(args):
     if not names:
         raise PuzzleError("--name gives no PDB name")
     puzzle = BlockPuzzle(board, metric=args.metric, goal=args.goal)
-    out = _PdbResult(pattern_databases(puzzle, names, progress=True if args.progress else None))
+    with limits.watch(**_limits_of(args), what=f"pattern database {','.join(names)}"):
+        out = _PdbResult(pattern_databases(puzzle, names,
+                                           progress=True if args.progress else None))
     return out.to_dict(), lambda: _print_pdb(out)
 
 
 def main(argv=None):
+    """The command line: returns the exit status (0 done, 1 a broken pipe or a failed
+    exercise, 2 bad input, 3 a limit, 130 Ctrl-C)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as e:  # (one line, wherever it came: see core.limits)
+        sys.stderr.write(f"puzzlelib: {e or 'interrupted'}\n")
+        return 130
+
+
+def _main(argv):
     args = _parser().parse_args(argv)
     if args.command == "check":
         return check_command(args.file, args.json, args.time_limit)
@@ -710,6 +740,9 @@ def _command(args):
             data, show = _rotation_command(args)
     except SearchLimitError as e:
         sys.stderr.write(f"puzzlelib: stopped: {_one_line(e)}\n")
+        return 3
+    except MemoryError as e:  # (an allocation the operating system refused)
+        sys.stderr.write(f"puzzlelib: stopped: out of memory{': ' + str(e) if str(e) else ''}\n")
         return 3
     except PuzzleError as e:
         sys.stderr.write(f"puzzlelib: error: {_one_line(e)}\n")

@@ -26,6 +26,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from .jit import jit
+from .limits import claim
 
 EMPTY = -1
 
@@ -95,6 +96,7 @@ else:
 
 @jit
 def _empty_slots(n_slots):
+    claim(8 * n_slots)
     slots = np.empty(n_slots, dtype=np.int64)
     huge_pages(slots)
     slots[:] = EMPTY
@@ -213,7 +215,9 @@ def _rehash(slots_size, old_slots, pool, size):
 
 @jit
 def grow_rows(arr, new_rows):
-    """Copy of ``arr`` (1-D or 2-D, C-contiguous) with room for ``new_rows`` rows."""
+    """Copy of ``arr`` (1-D or 2-D, C-contiguous) with room for ``new_rows`` rows (stopping
+    the search instead where they would pass its memory limit: :func:`.limits.claim`)."""
+    claim((new_rows - arr.shape[0]) * (arr.size // max(arr.shape[0], 1)) * arr.itemsize)
     out = np.empty((new_rows,) + arr.shape[1:], dtype=arr.dtype)
     huge_pages(out)
     # one flat loop: numba's 2-D slice assignment copied a pool of 64-byte rows slowly

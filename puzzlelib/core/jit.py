@@ -228,6 +228,7 @@ def jit(func=None, **options):
     """``numba.njit`` for this package, cached in its folder. ``@jit`` or ``@jit(parallel=True)``."""
     if func is None:
         return lambda f: jit(f, **options)
+    options.setdefault("nogil", True)  # the watcher (puzzlelib.core.limits) runs beside it
     return _with_cache(numba.njit(**options)(func), PackageCache)
 
 
@@ -237,6 +238,7 @@ def kernel(func=None, **options):
     ``@kernel(parallel=True)``."""
     if func is None:
         return lambda f: kernel(f, **options)
+    options.setdefault("nogil", True)
     return _with_cache(numba.njit(**options)(func), KernelCache)
 
 

@@ -2,7 +2,7 @@
 
 import os
 
-from .errors import PuzzleError
+from .errors import PuzzleError, SearchLimitError
 
 #: Use at most this share of the memory available now for one table.
 SHARE = 0.8
@@ -16,6 +16,11 @@ def available_bytes():
     override = os.environ.get("PUZZLELIB_MAX_BYTES")
     if override:
         return int(override)
+    return memory_available()
+
+
+def memory_available():
+    """The system's memory available now (``MemAvailable``), whatever the tests set."""
     try:
         with open("/proc/meminfo") as f:
             for line in f:
@@ -38,7 +43,17 @@ def human(n):
 
 
 def check_fits(n_bytes, what):
-    """Raise :class:`PuzzleError` if ``n_bytes`` would not fit in the memory available."""
+    """Raise :class:`PuzzleError` if ``n_bytes`` would not fit in the memory available, and
+    :class:`SearchLimitError` if they would pass the memory limit of the search running
+    (:mod:`puzzlelib.core.limits`)."""
+    from . import limits
+
+    watch = limits.active()
+    if watch is not None and n_bytes > limits.room():
+        raise SearchLimitError(
+            f"{what} needs {human(n_bytes)} of memory, over the memory limit of "
+            f"{human(watch.limit)} with {human(limits.rss_bytes())} in use; raise max_memory "
+            f"(--max-memory) or choose a search that needs less (idastar, astar, bidir)")
     if n_bytes < UNCHECKED_BYTES and not os.environ.get("PUZZLELIB_MAX_BYTES"):
         return
     avail = available_bytes()
@@ -52,6 +67,10 @@ def check_fits(n_bytes, what):
 
 def fits(n_bytes):
     """Whether :func:`check_fits` would let ``n_bytes`` be allocated."""
+    from . import limits
+
+    if limits.active() is not None and n_bytes > limits.room():
+        return False
     if n_bytes < UNCHECKED_BYTES and not os.environ.get("PUZZLELIB_MAX_BYTES"):
         return True
     return n_bytes <= SHARE * available_bytes()

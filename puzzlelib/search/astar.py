@@ -16,6 +16,7 @@ import numpy as np
 
 
 from ..core.jit import jit, kernel
+from ..core.limits import RUNNING, STOP_MASK, check, report, stop_reason
 from ..core.contract import ILLEGAL, PLAIN_FRONTIER, play
 from ..core.hashset import (
     find_hashed,
@@ -104,7 +105,9 @@ def astar(start, fns, p, weight_g=1, max_states=50_000_000, ffns=None):
     has them. Returns an :class:`AStarResult`."""
     key_len = p.state_len if ffns is None else int(p.key_len)
     ffns = PLAIN_FRONTIER if ffns is None else ffns
-    return AStarResult(*_astar(start, fns, ffns, p, key_len, weight_g, max_states))
+    out = _astar(start, fns, ffns, p, key_len, weight_g, max_states)
+    check()
+    return AStarResult(*out)
 
 
 @kernel
@@ -188,8 +191,10 @@ def _astar(start, fns, ffns, p, key_len, weight_g, max_states):
             keys, vals = _heap_push(keys, vals, n_heap, _key(weight_g * ng + h[j], ng), j)
             n_heap += 1
             buf[:] = base
-        if n > max_states:
-            status = STATE_LIMIT
+        if (expanded & STOP_MASK) == 0:
+            report(g[idx], n)
+        if n > max_states or ((expanded & STOP_MASK) == 0 and stop_reason() != RUNNING):
+            status = STATE_LIMIT  # (stopped from outside: the caller raises)
             break
     used = slots.nbytes + pool.nbytes + g.shape[0] * 41 + keys.nbytes + vals.nbytes
     if status != FOUND:

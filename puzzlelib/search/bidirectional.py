@@ -44,6 +44,7 @@ from numba import literal_unroll
 from numba.extending import overload
 
 from ..core.jit import call_direct, kernel
+from ..core.limits import RUNNING, STOP_MASK, check, report, stop_reason
 from ..core.contract import ILLEGAL, UNSEEN
 from .idastar import first_bound
 from ..core.hashset import EMPTY_KEY
@@ -97,6 +98,8 @@ def _expand_side(lo, hi, slots, pool, par, mov, n, other_slots, other_pool, fns,
     kid_mov = np.empty(cap, dtype=np.int64)
     idx = lo
     while idx < hi:
+        if stop_reason() != RUNNING:
+            break  # stopped from outside (puzzlelib.core.limits): the caller raises
         k = 0  # make, hash and prefetch the children of the next BATCH parents
         for parent in range(idx, min(idx + BATCH, hi)):
             back = fns.inverse(mov[parent], p) if par[parent] >= 0 else -1
@@ -145,7 +148,9 @@ def _after_layer(meet_f, stored, max_states):
     ``max_states`` states are stored, else going on."""
     if meet_f >= 0:
         return FOUND
-    return STATE_LIMIT if stored > max_states else NOT_WITHIN_DEPTH
+    if stored > max_states or stop_reason() != RUNNING:  # (the caller tells which)
+        return STATE_LIMIT
+    return NOT_WITHIN_DEPTH
 
 
 @kernel
@@ -204,6 +209,7 @@ def _meet(side_f, side_b, same_root, fns, p, ctx, max_depth, max_states, one_way
                                                  look, tally)
             d_b += 1
             ends_b[d_b] = n_b
+        report(d_f + d_b, n_f + n_b)
         status = _after_layer(meet_f, n_f + n_b, max_states)
     used = _nbytes(side_f) + _nbytes(side_b)
     if status != FOUND:
@@ -311,6 +317,8 @@ def _expand_table_side(lo, hi, states, ranks, movs, pars, n, dist, other, mark, 
     state = np.empty(L, dtype=np.uint8)
     made = 0
     for i in range(lo, hi):
+        if (i & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            break  # stopped from outside: the caller raises
         back = fns.inverse(movs[i], p) if movs[i] >= 0 else -1
         ri = ranks[i]
         for j in range(L):
@@ -494,7 +502,7 @@ def _key_layer(lo, n, side, other, other_n, depth, ctx, look, tally):
     kid_mov = np.empty(KEY_CHUNK * p.n_moves, dtype=np.int32)
     hi = n
     i = lo
-    while i < hi:
+    while i < hi and stop_reason() == RUNNING:  # (stopped from outside: the caller raises)
         j = min(i + KEY_CHUNK, hi)
         need = n + (j - i) * p.n_moves
         if need > keys.shape[0]:
@@ -638,4 +646,5 @@ def bidirectional(start, goal, fns, p, max_depth, max_states, variant="states", 
                    variant == "one-way", bound0)
     else:
         raise ValueError(f"unknown variant {variant!r}: use one of {', '.join(VARIANTS)}")
+    check()
     return BidirResult(*out)

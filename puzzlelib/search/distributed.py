@@ -23,6 +23,7 @@ import numpy as np
 
 from ..core.contract import UNSEEN
 from ..core.errors import SearchLimitError
+from ..core.limits import check, note
 from ..core.jit import jit, kernel
 from .expand import MEMO_WORDS, push
 
@@ -183,6 +184,8 @@ def dask_bfs(client, space, n_ranks, start_ranks, progress=None, max_depth=None,
                 break
             depth += 1
             counts.append(new)
+            note(depth, sum(counts))
+            check()
             if progress is not None:
                 progress(depth, new, sum(counts))
         last = client.gather([on(i, _last_layer, run, i, depth, farthest_limit)

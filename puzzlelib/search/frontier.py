@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from ..core.jit import kernel
+from ..core.limits import RUNNING, STOP_MASK, check, note, report, stop_reason
 from ..core.contract import ILLEGAL, PLAIN_FRONTIER, play
 from ..core.stats import peak_states
 from ..core.hashset import (
@@ -96,6 +97,8 @@ def _expand(prev_slots, prev_pool, cur_slots, cur_pool, n_cur, cur_move, fns, ff
     cand = np.empty(p.n_moves, dtype=np.int64)
     generated = 0
     for idx in range(n_cur):
+        if (idx & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            return slots, pool, n, parent, move, -1, generated, idx  # (the caller raises)
         back = fns.inverse(cur_move[idx], p) if cur_move[idx] >= 0 else -1
         ffns.unpack(cur_pool[idx], p, base)
         for j in range(p.state_len):
@@ -169,7 +172,8 @@ def _bfs_in_one_call(starts, fns, ffns, p, key_len, stop_at_goal, keep_all, max_
     peak = 0
     generated = 0
     expanded = 0
-    while goal < 0 and (max_depth < 0 or depth < max_depth):
+    seen = n
+    while goal < 0 and (max_depth < 0 or depth < max_depth) and stop_reason() == RUNNING:
         slots, pool, n, parent, move, goal, g, e = _expand(prev_slots, prev_pool, cur_slots,
                                                            cur_pool, cur_n, cur_move, fns, ffns,
                                                            p, stop_at_goal)
@@ -181,6 +185,8 @@ def _bfs_in_one_call(starts, fns, ffns, p, key_len, stop_at_goal, keep_all, max_
         if depth == counts.shape[0]:
             counts = grow_rows(counts, 2 * depth)
         counts[depth] = n
+        seen += n
+        report(depth, seen)
         if keep_all:
             while n_all + n > all_pool.shape[0]:
                 all_pool = grow_rows(all_pool, 2 * all_pool.shape[0])
@@ -264,6 +270,8 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
         counts, last, gd, mv, si, peak, gen, exp = _bfs_in_one_call(
             starts, fns, ffns, p, key_len, stop_at_goal, keep_all,
             -1 if max_depth is None else max_depth)
+        note(len(counts) - 1, int(counts.sum()))
+        check()
         found = gd >= 0
         stopped = not found and max_depth is not None and len(counts) - 1 >= max_depth
         return FrontierResult(counts, gd if found else None,
@@ -289,6 +297,7 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
         ps, pp = (prev.slots, prev.pool) if prev is not None else (empty_slots, empty_pool)
         slots, pool, n, parent, move, goal, gen, exp = _expand(
             ps, pp, cur.slots, cur.pool, cur.n, cur.move, fns, ffns, p, stop_at_goal)
+        check()
         generated += int(gen)
         expanded += int(exp)
         depth += 1
@@ -296,6 +305,7 @@ def frontier_bfs(fns, p, starts, stop_at_goal=False, keep_all=None, max_depth=No
         if n == 0:
             break
         counts.append(n)
+        note(depth, sum(counts))
         if on_layer is not None:
             on_layer(depth, nxt.keys)
         if progress is not None:

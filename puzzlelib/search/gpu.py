@@ -38,6 +38,7 @@ import numpy as np
 from ..core import memory
 from ..core.contract import UNSEEN
 from ..core.errors import PuzzleError
+from ..core.limits import check, note
 from .expand import pull, pull_word, push
 from .packed import PackedTable, front_words
 
@@ -469,6 +470,8 @@ def bfs_bytes(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
             break
         counts.append(new)
         reached += new
+        note(depth + 1, reached)
+        check()
         if progress is not None:
             progress(depth + 1, new, reached)
     return (dist if keep else dist.copy_to_host()), counts, tally, stopped
@@ -564,6 +567,8 @@ def bfs_packed(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
         run.launch("fill", nxt, np.uint64(0))
         counts.append(new)
         reached += new
+        note(depth + 1, reached)
+        check()
         if progress is not None:
             progress(depth + 1, new, reached)
     result = PackedTable(table.copy_to_host(), front.copy_to_host(), n, starts,

@@ -47,6 +47,7 @@ from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic, overload, typeof_impl
 
 from ..core.jit import jit, kernel
+from ..core.limits import RUNNING, STOP_MASK, check, note, report, stop_reason
 from ..core.contract import ILLEGAL, play
 from ..core.hashset import find_hashed, grow_rows, hash_state, new_table, put
 from .workshare import filled, new_counter, start_threads, take, total, workers
@@ -229,6 +230,11 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
         if dh == ILLEGAL:
             continue
         nodes += 1
+        if (nodes & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            # stopped from outside (puzzlelib.core.limits): as a budget spent
+            _take_back(ctx, state, c, m, c2)
+            _unwind(ctx, state, st, depth, c)
+            return Pass(solutions, -nodes, over, first_len, expanded)
         g = depth + 1
         h = st.hs[d] + dh
         f = g + h
@@ -769,7 +775,7 @@ def _subtrees(fns, p, count_all, cfns, skip, roots, hs, lasts, k, bound):
     for _ in prange(workers(n)):  # each thread takes the next subtree when it comes free
         while True:
             i = take(counter)
-            if i >= n:
+            if i >= n or stop_reason() != RUNNING:
                 break
             if not count_all and found_at[0] < i:
                 continue
@@ -852,6 +858,7 @@ def _deepen_passes(ctx, state, h0, bound, path, limits, nodes, expanded):
             return Deepened(NODE_LIMIT, 0, nodes - n, -1, done, bound, -n, passes, expanded,
                             False)
         nodes += n
+        report(bound, nodes)
         if r.solutions > 0:
             return Deepened(FOUND, r.solutions, nodes, r.length, done, bound, n, passes,
                             expanded, False)
@@ -990,6 +997,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
         if can_split and bound >= SPLIT_MIN_BOUND and last >= split_after:
             iterations += 1
             r = _split_pass(ctx, state, h0, bound, path, split_subtrees(last))
+            check()
             nodes += int(r.nodes)
             expanded += int(r.expanded)
             last = int(r.nodes)
@@ -1005,6 +1013,8 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
         limits = Limits(max_bound, node_limit, split_after if can_split else -1,
                         SPLIT_MIN_BOUND, 1 if one_pass else max_bound + 1)
         r = _deepen_passes(ctx, state, h0, bound, path, limits, nodes, expanded)
+        check()
+        note(depth=int(r.done), positions=int(r.nodes))
         entries, nbytes = _tt_size(ctx.tt)
         held, tt_bytes = max(held, entries), max(tt_bytes, nbytes)
         tt = ctx.tt
@@ -1054,7 +1064,7 @@ def _deepen_batch(fns, p, cfns, skip, starts, bound0s, max_bound, hand_over, out
     for _ in prange(workers(n)):  # each thread takes the next start when it comes free
         while True:
             i = take(counter)
-            if i >= n:
+            if i >= n or stop_reason() != RUNNING:
                 break
             _deepen_one(_threaded(fns, p, False, cfns, skip), starts[i].copy(), bound0s[i],
                         max_bound, hand_over, out, i)
@@ -1109,6 +1119,7 @@ def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_ove
     try:
         _deepen_batch(fns, p, cfns, skip, starts, np.asarray(bound0s, dtype=np.int64),
                       max_bound, hand_over if threads > 1 else 0, out)
+        check()
         for i in np.flatnonzero(lengths == HANDED_OVER):
             res = iterative_deepening(
                 starts[i], fns, p, int(bounds[i]), False, max_bound, parallel=True, cfns=cfns,

@@ -33,6 +33,7 @@ from ..core.jit import jit, kernel
 from ..core import memory
 from ..core.contract import ILLEGAL, UNSEEN
 from ..core.errors import SearchLimitError
+from ..core.limits import RUNNING, STOP_MASK, check, note, report, stop_reason
 from ..core.hashing import lowest_bit
 from .expand import MEMO_WORDS, pull, push
 from .workshare import (biggest_first, filled, new_counter, prefetch, start_threads, take,
@@ -158,6 +159,8 @@ def _layer_parallel(dist, depth, fns, p, active, next_active):
     marked = filled(n_chunks, 0)
     illegal = filled(n_chunks, 0)
     for c in prange(n_chunks):
+        if stop_reason() != RUNNING:
+            continue  # stopped from outside: the caller raises (puzzlelib.core.limits)
         lo = c * CHUNK
         hi = min(lo + CHUNK, n)
         found[c], marked[c], illegal[c] = _expand_range(lo, hi, dist, words, depth, fns, p,
@@ -218,7 +221,7 @@ def _layer_parallel_up(dist, depth, fns, p):
     for _ in prange(workers(n_chunks)):
         while True:
             c = take(counter)
-            if c >= n_chunks:
+            if c >= n_chunks or stop_reason() != RUNNING:
                 break
             lo = c * CHUNK
             hi = min(lo + CHUNK, n)
@@ -255,6 +258,8 @@ def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr,
                 continue
             back = fns.inverse(m, p)
             for i in range(lo[s], hi[s]):
+                if (i & STOP_MASK) == 0 and stop_reason() != RUNNING:
+                    return k, illegal  # stopped from outside: the caller raises
                 if fm[i] == back:
                     continue  # straight back to the parent
                 for j in range(p.state_len):  # (a loop: a slice copy costs more here)
@@ -291,6 +296,8 @@ def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
                 continue
             back = fns.inverse(m, p)
             for i in range(lo[s], hi[s]):
+                if (i & STOP_MASK) == 0 and stop_reason() != RUNNING:
+                    return k, illegal  # stopped from outside: the caller raises
                 ui = np.uint64(i)
                 if fm[ui] == back:
                     continue  # straight back to the parent
@@ -424,7 +431,7 @@ def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p, m
     n = 0
     size = (hi - lo).sum()
     while n < max_layers and size > 0:
-        if stop_rank >= 0 and dist[stop_rank] != UNSEEN:
+        if stop_rank >= 0 and dist[stop_rank] != UNSEEN or stop_reason() != RUNNING:
             break
         if n > 0 and _capacities(lo, hi, bucket_next).sum() > max_rows:
             break
@@ -452,6 +459,7 @@ def _bfs_lists_run(dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, p, m
         depth += 1
         counts[n] = size
         n += 1
+        report(depth, expanded + size)
     tally = np.empty(3, dtype=np.int64)
     tally[0], tally[1], tally[2] = generated, expanded, peak
     return fs, fr, fm, lo, hi, depth, counts[:n], tally
@@ -629,12 +637,14 @@ def _bfs_lists(dist, start_ranks, fns, params, stop_rank, progress, buckets, min
             dist, fs, fr, fm, lo, hi, bucket_next, depth, fns, kfns, params, n_layers, min_par,
             stop_rank, unchecked,
         )
+        check()
         tally[:2] += t[:2]
         tally[2] = max(tally[2], t[2])
         if len(new) == 0:
             return counts, tally, False
         counts.extend(int(c) for c in new)
         total += int(new.sum())
+        note(depth, total)
         if progress is not None:
             progress(depth, int(new[-1]), total)
     return counts, tally, depth >= limit and not (stop_rank >= 0 and dist[stop_rank] != UNSEEN)
@@ -660,6 +670,7 @@ def _bfs_scan(dist, start_ranks, fns, params, stop_rank, progress, limit, unlimi
         if bottom_up and n - total - layer < layer:
             # fewer positions left unseen than the layer holds: they look for it instead
             examined, marked, generated = _layer_parallel_up(dist, depth, fns, params)
+            check()
             found = ranks_at_depth(dist, depth, 0)[1]
             tally[0] += generated
             tally[1] += examined
@@ -668,12 +679,14 @@ def _bfs_scan(dist, start_ranks, fns, params, stop_rank, progress, limit, unlimi
             next_active = np.zeros_like(active)
             found, marked, generated = _layer_parallel(dist, depth, fns, params, active,
                                                        next_active)
+            check()
             active = next_active
             tally[0] += generated
             tally[1] += found
         layer = marked
         counts.append(int(found))
         total += int(found)
+        note(depth, total)
         if progress is not None:
             progress(depth, int(found), total)
         if marked == 0:

@@ -39,6 +39,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..core.contract import ILLEGAL
 from ..core.jit import jit, kernel
+from ..core.limits import RUNNING, check, note, stop_reason
 from .expand import MEMO_WORDS, code_at, pull_word, push
 from .workshare import (atomic_rmw, filled, new_counter, prefetch, start_threads, take, total,
                         workers)
@@ -244,8 +245,8 @@ def _layer(table, front, depth, n, bottom_up, active, next_active, fns, p, l, st
         hs = scratch[row]
         while True:
             k = take(counter)
-            if k >= n_chunks:
-                break
+            if k >= n_chunks or stop_reason() != RUNNING:
+                break  # (stopped from outside: the caller raises, puzzlelib.core.limits)
             a = k * CHUNK_WORDS
             b = min(a + CHUNK_WORDS, nw)
             lk = l
@@ -433,6 +434,7 @@ def packed_bfs(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
         looked, marked, made = _layer(table, front, depth, n, bottom_up, active, next_active,
                                       fns, params, arrays.l, arrays.streams, arrays.scratch,
                                       arrays.used, arrays.where, arrays.sizes)
+        check()  # (a layer cut short is never saved)
         if arrays.l >= 0:
             log.put(depth, counts[-1], before, arrays)
         active, next_active = next_active, active
@@ -445,6 +447,7 @@ def packed_bfs(fns, params, n_ranks, start_ranks, progress=None, max_depth=None,
         depth += 1
         counts.append(int(marked))
         reached += int(marked)
+        note(depth, reached)
         if progress is not None:
             progress(depth, int(marked), reached)
     result = PackedTable(table, front, n, starts, depth + 1, fns, params)

@@ -36,6 +36,7 @@ import numpy as np
 
 
 from ..core.jit import jit, kernel
+from ..core.limits import RUNNING, STOP_MASK, check, note, stop_reason
 from ..core.contract import ILLEGAL, PLAIN_FRONTIER, play
 from ..core.memory import SHARE, available_bytes, human
 
@@ -222,6 +223,8 @@ def _child_run(keys, i, end, prev, fns, ffns, p, key_len, bits, out, tmp):
     cand = np.empty(p.n_moves, dtype=np.int64)
     n = 0
     while i < end and n + p.n_moves <= out.shape[0]:
+        if (i & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            break  # stopped from outside (puzzlelib.core.limits): the caller raises
         _from_word(keys[i], key, key_len)
         ffns.unpack(key, p, base)
         for j in range(p.state_len):
@@ -334,6 +337,7 @@ def _next_layer(prev, cur, fns, ffns, ps, key_len, bits, outs, tmps, pool, held_
         return outs[t][:n]
 
     while any(pos[t] < end[t] for t in range(n_threads)):
+        check()  # (between runs, a few milliseconds each)
         busy = [t for t in range(n_threads) if pos[t] < end[t]]
         t0 = time.perf_counter()
         parts = [r for r in (pool.map(work, busy) if pool else map(work, busy)) if r.shape[0]]
@@ -430,6 +434,7 @@ def sorted_frontier_bfs(fns, p, starts, ffns=None, bits=None, max_depth=None, ma
                 break
             depth += 1
             counts.append(nxt.shape[0])
+            note(depth, sum(counts))
             if on_layer is not None:
                 t1 = time.perf_counter()
                 on_layer(depth, nxt)

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..core.hashset import key_add, key_regrow, new_key_set
 from ..core.jit import kernel
+from ..core.limits import RUNNING, STOP_MASK, check, note, report, stop_reason
 
 #: Slots of the set to start with (512 KiB): a set that doubles from a few thousand slots
 #: spends longer moving its words than the classic 4x5's whole search (benchmarks/RESULTS.md,
@@ -37,6 +38,8 @@ def _expand_some(cur, i, hi, slots, room, nxt, parent, n, wfns, p, out, keep):
     in this loop."""
     generated = 0
     while i < hi:
+        if (i & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            break  # stopped from outside (puzzlelib.core.limits): the caller raises
         k = wfns.children(cur[i], p, out)
         if k > room or n + k > nxt.shape[0]:
             break
@@ -68,7 +71,8 @@ def _run(words, parent, lo, hi, slots, n_seen, counts, depth, wfns, p, max_layer
     generated = 0
     expanded = 0
     made = 0
-    while made < max_layers and (max_depth < 0 or depth < max_depth):
+    while made < max_layers and (max_depth < 0 or depth < max_depth) and (
+            stop_reason() == RUNNING):
         if n_seen > max_states:
             return (words, parent, lo, hi, slots, n_seen, counts, depth, generated, expanded,
                     -1, False, True)
@@ -85,7 +89,7 @@ def _run(words, parent, lo, hi, slots, n_seen, counts, depth, wfns, p, max_layer
             i, n, room, g, goal = _expand_some(words, i, hi, slots, room, nxt, parent, n, wfns,
                                                p, out, keep)
             generated += g
-            if i == hi or goal >= 0:
+            if i == hi or goal >= 0 or stop_reason() != RUNNING:
                 break
             if room < p.max_children:
                 slots = key_regrow(slots)
@@ -111,6 +115,7 @@ def _run(words, parent, lo, hi, slots, n_seen, counts, depth, wfns, p, max_layer
             more[: counts.shape[0]] = counts
             counts = more
         counts[depth] = n - first
+        report(depth, n_seen)
         words, lo, hi = nxt, first, n
         if goal >= 0:
             return (words, parent, lo, hi, slots, n_seen, counts, depth, generated, expanded,
@@ -196,6 +201,8 @@ def _search(wfns, p, starts, state_len, max_depth, max_states, progress, keep):
         (words, parent, lo, hi, slots, n_seen, counts, depth, g, e, goal, done,
          over) = _run(words, parent, lo, hi, slots, n_seen, counts, depth, wfns, p, step,
                       deepest, limit, keep)
+        note(depth, n_seen)
+        check()
         generated += int(g)
         expanded += int(e)
         if over:
