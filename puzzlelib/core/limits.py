@@ -34,6 +34,7 @@ from numba.extending import intrinsic
 
 from .errors import PuzzleError, SearchLimitError
 from .jit import jit
+from . import memory
 from .memory import human, memory_available
 
 #: Values of :func:`stop_reason`.
@@ -308,6 +309,7 @@ class _Watch:
             raise self.error()
 
     def start(self):
+        memory.search_limit = lambda: (self.limit, _ROOM.value)
         _STOP.value = RUNNING
         _DEPTH.value = _POSITIONS.value = -1
         _ROOM.value = max(0, self.limit - self.peak)
@@ -337,6 +339,7 @@ class _Watch:
             w.close()
         _STOP.value = RUNNING
         _ROOM.value = _NO_LIMIT
+        memory.search_limit = None
 
     def message(self, reason=None):
         """One line: why the search stopped, and how far it got."""

@@ -6,6 +6,9 @@ from .errors import PuzzleError, SearchLimitError
 
 #: Use at most this share of the memory available now for one table.
 SHARE = 0.8
+#: While a search is watched (:mod:`puzzlelib.core.limits` sets it): a function giving its
+#: memory limit and the bytes the process may still add, ``(limit, room)``; else None.
+search_limit = None
 #: Below this size an allocation is not checked (reading the memory available costs more than
 #: a small search), unless ``PUZZLELIB_MAX_BYTES`` sets a limit.
 UNCHECKED_BYTES = 16 << 20
@@ -46,14 +49,13 @@ def check_fits(n_bytes, what):
     """Raise :class:`PuzzleError` if ``n_bytes`` would not fit in the memory available, and
     :class:`SearchLimitError` if they would pass the memory limit of the search running
     (:mod:`puzzlelib.core.limits`)."""
-    from . import limits
-
-    watch = limits.active()
-    if watch is not None and n_bytes > limits.room():
+    watched = search_limit() if search_limit is not None else None
+    if watched is not None and n_bytes > watched[1]:
         raise SearchLimitError(
             f"{what} needs {human(n_bytes)} of memory, over the memory limit of "
-            f"{human(watch.limit)} with {human(limits.rss_bytes())} in use; raise max_memory "
-            f"(--max-memory) or choose a search that needs less (idastar, astar, bidir)")
+            f"{human(watched[0])} with {human(watched[0] - watched[1])} in use or promised; "
+            f"raise max_memory (--max-memory) or choose a search that needs less (idastar, "
+            f"astar, bidir)")
     if n_bytes < UNCHECKED_BYTES and not os.environ.get("PUZZLELIB_MAX_BYTES"):
         return
     avail = available_bytes()
@@ -67,9 +69,8 @@ def check_fits(n_bytes, what):
 
 def fits(n_bytes):
     """Whether :func:`check_fits` would let ``n_bytes`` be allocated."""
-    from . import limits
-
-    if limits.active() is not None and n_bytes > limits.room():
+    watched = search_limit() if search_limit is not None else None
+    if watched is not None and n_bytes > watched[1]:
         return False
     if n_bytes < UNCHECKED_BYTES and not os.environ.get("PUZZLELIB_MAX_BYTES"):
         return True
