@@ -305,6 +305,12 @@ class _Watch:
         # (or a second Ctrl-C) raises here.
         self._stop(INTERRUPTED)
         self.sigints += 1
+        if _in_compiler_callback(frame):
+            # a callback of the compiler's C code would print the error and go on: the
+            # watcher nudges again
+            self.nudged = False
+            self.stopped_at = time.monotonic()
+            return
         if self.sigints > 1 or self.nudged:
             raise self.error()
 
@@ -369,6 +375,16 @@ class _Watch:
         if self.reason in (OUT_OF_TIME, OUT_OF_MEMORY):
             return SearchLimitError(self.message())
         return None
+
+
+def _in_compiler_callback(frame):
+    """Whether ``frame`` runs inside one of llvmlite's callbacks from C (an error raised
+    there is printed and dropped)."""
+    while frame is not None:
+        if frame.f_code.co_name.startswith("_raw_object_cache"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 class watch:
