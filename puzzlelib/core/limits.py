@@ -219,18 +219,72 @@ def _rlimit_room():
     return max(0, soft - _virtual_bytes())
 
 
+_DEFAULT = [0.0, 0]  # (when, what) default_memory_limit last found: kept for a second
+
+
 def default_memory_limit():
     """The resident memory this process may really reach: what it holds now plus the least of
     the memory available, its cgroup's room and its address-space limit's room, less
     :data:`MARGIN` of that room."""
+    now = time.monotonic()
+    if now - _DEFAULT[0] < 1.0:
+        return _DEFAULT[1]
     rooms = [memory_available()]
     for r in (_cgroup_room(), _rlimit_room()):
         if r is not None:
             rooms.append(r)
-    return rss_bytes() + int((1 - MARGIN) * min(rooms))
+    _DEFAULT[:] = [now, rss_bytes() + int((1 - MARGIN) * min(rooms))]
+    return _DEFAULT[1]
 
 
 # --- The watch -----------------------------------------------------------------------------------
+
+_LOCK = threading.Lock()
+_PAIR = []
+
+
+def _socket_pair():
+    """The socket pair SIGINT's wakeup byte goes through (made once)."""
+    if not _PAIR:
+        r, w = socket.socketpair()
+        r.setblocking(False)
+        w.setblocking(False)
+        _PAIR.extend((r, w))
+    return _PAIR[0], _PAIR[1]
+
+
+class _Watcher(threading.Thread):
+    """One thread for the process, started with the first watch: while a watch is open it
+    looks every :data:`TICK` seconds (and at once when SIGINT's byte comes); otherwise it
+    waits. A thread of its own per search would cost every small search its start and end."""
+
+    def __init__(self):
+        super().__init__(name="puzzlelib-watch", daemon=True)
+        self.watch = None
+        self.wanted = threading.Event()
+
+    def run(self):
+        import select
+
+        r, _ = _socket_pair()
+        while True:
+            self.wanted.wait()
+            ready = select.select([r], [], [], TICK)[0]
+            sigint = False
+            if ready:
+                try:
+                    sigint = signal.SIGINT in r.recv(256)
+                except OSError:
+                    pass
+            with _LOCK:
+                w = self.watch
+                if w is not None:
+                    if sigint:
+                        w._stop(INTERRUPTED)
+                    w._look()
+
+
+_WATCHER = _Watcher()
 
 _ACTIVE = []  # the watches open, innermost last (a search inside a search shares the outer one)
 
@@ -250,27 +304,9 @@ class _Watch:
         self.stopped_at = None
         self.nudged = False
         self.sigints = 0
-        self._done = threading.Event()
         self._signals = None
 
     # the watcher thread
-    def _run(self):
-        import select
-
-        rfd = self._signals[0] if self._signals else None
-        while not self._done.is_set():
-            if rfd is not None:
-                ready = select.select([rfd], [], [], TICK)[0]
-                if ready:
-                    try:
-                        if signal.SIGINT in rfd.recv(256):
-                            self._stop(INTERRUPTED)
-                    except OSError:
-                        pass
-            else:
-                self._done.wait(TICK)
-            self._look()
-
     def _look(self):
         if self.reason != RUNNING:
             self._nudge()
@@ -320,31 +356,33 @@ class _Watch:
         _DEPTH.value = _POSITIONS.value = -1
         _ROOM.value = max(0, self.limit - self.peak)
         if threading.current_thread() is threading.main_thread():
-            r, w = socket.socketpair()
-            r.setblocking(False)
-            w.setblocking(False)
+            r, w = _socket_pair()
+            try:
+                while r.recv(256):  # (bytes of signals before this watch)
+                    pass
+            except OSError:
+                pass
             try:
                 old_fd = signal.set_wakeup_fd(w.fileno(), warn_on_full_buffer=False)
                 old_handler = signal.signal(signal.SIGINT, self._on_sigint)
             except ValueError:  # not the main interpreter
-                r.close()
-                w.close()
+                pass
             else:
                 self._signals = (r, w, old_fd, old_handler)
-        self._thread = threading.Thread(target=self._run, name="puzzlelib-watch", daemon=True)
-        self._thread.start()
+        with _LOCK:
+            _WATCHER.watch = self
+        _WATCHER.wanted.set()
 
     def end(self):
-        self._done.set()
-        self._thread.join()
+        with _LOCK:  # the watcher looks at no watch once this one has ended
+            _WATCHER.watch = None
+            _WATCHER.wanted.clear()
+            _STOP.value = RUNNING
+            _ROOM.value = _NO_LIMIT
         if self._signals:
             r, w, old_fd, old_handler = self._signals
             signal.set_wakeup_fd(old_fd)
             signal.signal(signal.SIGINT, old_handler)
-            r.close()
-            w.close()
-        _STOP.value = RUNNING
-        _ROOM.value = _NO_LIMIT
         memory.search_limit = None
 
     def message(self, reason=None):
@@ -403,6 +441,10 @@ class watch:
     def __enter__(self):
         if _ACTIVE:
             return _ACTIVE[-1]
+        if not _WATCHER.is_alive():
+            with _LOCK:
+                if not _WATCHER.is_alive():
+                    _WATCHER.start()
         self.w = _Watch(*self.args)
         _ACTIVE.append(self.w)
         self.w.start()
