@@ -19,6 +19,7 @@ The two words are C globals of this process, found by name (``llvmlite``'s symbo
 kernels loaded from numba's cache in another process read that process's own words.
 """
 
+import atexit
 import ctypes
 import os
 import re
@@ -250,6 +251,7 @@ def _socket_pair():
         r.setblocking(False)
         w.setblocking(False)
         _PAIR.extend((r, w))
+        atexit.register(lambda: [x.close() for x in _PAIR])
     return _PAIR[0], _PAIR[1]
 
 
