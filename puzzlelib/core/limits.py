@@ -37,6 +37,7 @@ from .errors import PuzzleError, SearchLimitError
 from .jit import jit
 from . import memory
 from .memory import human, memory_available
+from .numbers import check_number
 
 #: Values of :func:`stop_reason`.
 RUNNING, INTERRUPTED, OUT_OF_TIME, OUT_OF_MEMORY = 0, 1, 2, 3
@@ -153,13 +154,7 @@ def parse_seconds(value, what="time_limit"):
     """Seconds from ``value`` (a positive number, or a string of one). None stays None."""
     if value is None:
         return None
-    try:
-        s = float(value) if not isinstance(value, bool) else float("nan")
-    except (TypeError, ValueError):
-        s = float("nan")
-    if not 0 < s < 1e9:
-        raise PuzzleError(f"{what} must be a positive number of seconds, not {value!r}")
-    return s
+    return float(check_number(value, what, least=1e-3, most=1e9, whole=False))
 
 
 # --- What the process may use ------------------------------------------------------------------
