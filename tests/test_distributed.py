@@ -108,3 +108,46 @@ def test_workers_are_asked_of_the_scheduler_not_a_cache(client):
         with distributed.Client(client.scheduler.address) as busy:
             answers = [len(worker_addresses(busy)) for _ in range(500)]
     assert answers == [2] * 500
+
+
+def test_a_stop_frees_the_workers(client):
+    # the 3x4 table (239.5 million positions) takes minutes on two workers; a time limit of
+    # 1 s stops it, every task is cancelled or halted, and the parts are let go
+    import time
+
+    from puzzlelib import SearchLimitError
+    from puzzlelib.search import distributed as dist
+
+    puz = SlidingPuzzle("3x4")
+    start = "1 2 3 4 5 6 7 8 9 10 11 0"
+    layers(puz, start, client=client, max_depth=1)  # the workers' kernels compiled or loaded
+    t0 = time.monotonic()
+    with pytest.raises(SearchLimitError, match="time limit of 1 s passed"):
+        layers(puz, start, client=client, time_limit=1)
+    assert time.monotonic() - t0 < 4
+    small = SlidingPuzzle("2x3")
+    assert layers(small, "1 2 3 4 5 0", client=client).counts == \
+        layers(small, "1 2 3 4 5 0").counts
+    deadline = time.monotonic() + 10
+    while sum(client.run(lambda: len(dist._PARTS)).values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.run(lambda: len(dist._PARTS)) == {w: 0 for w in client.run(lambda: 0)}
+
+
+def test_a_worker_past_its_memory_limit_stops_with_one_line():
+    # Dask's own pause and termination turned off, so that the watch in each task acts first:
+    # a worker process holds far more than 40 MB (numpy, numba), so its first task stops
+    import dask
+
+    from puzzlelib import SearchLimitError
+
+    with dask.config.set({"distributed.worker.memory.pause": False,
+                          "distributed.worker.memory.terminate": False,
+                          "distributed.worker.memory.spill": False,
+                          "distributed.worker.memory.target": False}):
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                      memory_limit="40MB", dashboard_address=":0") as cluster, \
+                distributed.Client(cluster) as c:
+            with pytest.raises(SearchLimitError, match=r"memory limit of 34\.3 MiB \(max_memory\)"
+                                                       r" would be passed: .* a Dask part"):
+                layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", client=c)

@@ -61,6 +61,7 @@ from ..domains.blocks import (
 )
 from ..core import store
 from ..core.errors import PuzzleError, SearchLimitError
+from ..core.limits import RUNNING, STOP_MASK, check, stop_reason
 from ..core.progress import layer_bar
 from ..core.stats import Stats, peak_states
 from ..core.timing import timed
@@ -279,12 +280,15 @@ def _record_images(keys, key_len, cols, dec, depth, i, mode, region_of, n, cell_
                    pool, n_img, values):
     """Insert the image of every position of one layer (given by its keys: rows of
     ``key_len`` bytes, or 64-bit words) not seen yet, with value ``depth``. Runs without the
-    interpreter lock, so the maps of one search are recorded side by side."""
+    interpreter lock, so the maps of one search are recorded side by side. A stop (see
+    :mod:`puzzlelib.core.limits`) leaves the layer half recorded: the caller raises."""
     img_len = pool.shape[1]
     img = np.zeros(img_len, dtype=np.uint8)
     cells = np.empty(n, dtype=np.uint8)
     key = np.zeros(key_len, dtype=np.uint8)
     for k in range(keys.shape[0]):
+        if (k & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            break
         _key_row(keys, k, key_len, key)
         unpack_cells(key, key_len, n, cols, dec, cells)
         for x in range(img_len):
@@ -442,6 +446,7 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
             record(boxes[0], depth, keys)
         else:
             list(threads.map(lambda box: record(box, depth, keys), boxes))
+        check()  # a layer cut short by a stop is never saved
 
     every = CHECKPOINT_SECONDS if checkpoint_seconds is None else checkpoint_seconds
     before = 0.0  # seconds spent by the runs this one resumes

@@ -15,16 +15,26 @@ the whole search). Each layer is two rounds of tasks, each pinned to the worker 
 The client only sends the depth and adds up the counts. The domain's functions and kernels are
 the same as on one machine (the puzzle object is pickled to the workers, and numba compiles or
 loads its kernels there).
+
+Limits (:mod:`puzzlelib.core.limits`): each task runs in a watch of its worker's memory (Dask's
+``memory_limit``, else what the process may use), so a part that would outgrow its worker stops
+with :class:`~puzzlelib.SearchLimitError` (a table too big for its workers is refused before, by
+the plan). The client checks its own watch (Ctrl-C, the time limit) after every layer and while
+it waits; when it stops, it cancels the tasks not started and has every worker stop the kernel
+it runs, which returns within a few thousand positions.
 """
 
+import functools
 import uuid
 
 import numpy as np
 
 from ..core.contract import UNSEEN
 from ..core.errors import SearchLimitError
-from ..core.limits import check, note
+from ..core.limits import (INTERRUPTED, MARGIN, RUNNING, STOP_MASK, active, check, note,
+                           stop_reason, watch)
 from ..core.jit import jit, kernel
+from ..core.memory import check_fits
 from .expand import MEMO_WORDS, push
 
 #: The greatest depth a part's one-byte table holds (255 means unseen).
@@ -44,6 +54,8 @@ def _children(ranks, fns, p):
     memo = np.full(MEMO_WORDS, -1, dtype=np.int64)
     k = 0
     for i in range(ranks.shape[0]):
+        if (i & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            break  # (the task's watch raises)
         k = push(fns, ranks[i], p, base, state, out, k, todo, memo)
     return out[:k]
 
@@ -54,6 +66,8 @@ def _absorb(dist, lo, ranks, mark):
     returns how many were new."""
     new = 0
     for i in range(ranks.shape[0]):
+        if (i & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            break  # (the task's watch raises)
         k = ranks[i] - lo
         if dist[k] == UNSEEN:
             dist[k] = mark
@@ -63,6 +77,33 @@ def _absorb(dist, lo, ranks, mark):
 
 # -- tasks (run on the workers) ----------------------------------------------------------------
 
+def _worker_memory_limit():
+    """This worker's ``memory_limit`` less the limits' margin (None: no worker, or none set)."""
+    try:
+        from distributed import get_worker
+        limit = get_worker().memory_manager.memory_limit
+    except (ImportError, ValueError, AttributeError):
+        return None
+    return int(limit * (1 - MARGIN)) if limit else None
+
+
+def _watched(fn):
+    """Run the task ``fn`` inside a watch of its worker's memory (see the module)."""
+    @functools.wraps(fn)
+    def task(*args):
+        with watch(_worker_memory_limit(), None, "a Dask part"):
+            return fn(*args)
+    return task
+
+
+def _halt():
+    """Run on every worker by the client that stops: the task running there stops (its kernel
+    at its next look at the stop word), and raises into a result nobody waits for."""
+    w = active()
+    if w is not None:
+        w._stop(INTERRUPTED)
+
+
 def _warm(space):
     """Compile the kernels in this worker's process (or load them from numba's cache)."""
     empty = np.empty(0, dtype=np.int64)
@@ -70,6 +111,7 @@ def _warm(space):
     _absorb(np.empty(0, dtype=np.uint8), 0, empty, np.uint8(1))
 
 
+@_watched
 def _init_part(run, i, lo, hi, space, starts):
     dist = np.full(hi - lo, UNSEEN, dtype=np.uint8)
     mine = starts[(starts >= lo) & (starts < hi)]
@@ -78,9 +120,12 @@ def _init_part(run, i, lo, hi, space, starts):
     return len(mine)
 
 
+@_watched
 def _expand_part(run, i, depth, bounds):
     space, lo, dist = _PARTS[(run, i)]
     ranks = np.flatnonzero(dist == depth).astype(np.int64) + lo
+    check_fits(16 * len(ranks) * int(space.params.n_moves),
+               f"the children of {len(ranks):,} positions of part {i} (8-byte ranks, sorted)")
     kids = _children(ranks, space.fns, space.params)
     generated = len(kids)
     kids = np.unique(kids)
@@ -97,6 +142,7 @@ def _tally(expanded):
     return expanded[1:]
 
 
+@_watched
 def _absorb_part(run, j, depth, *pieces):
     space, lo, dist = _PARTS[(run, j)]
     mark = np.uint8(depth + 1)
@@ -152,11 +198,15 @@ def dask_bfs(client, space, n_ranks, start_ranks, progress=None, max_depth=None,
     owner = [workers[i % len(workers)] for i in range(n_parts)]
     run = uuid.uuid4().hex
     starts = np.unique(np.asarray(start_ranks, dtype=np.int64))
+    submitted = []  # every task, for a stop to cancel
 
     def on(i, fn, *args):
-        return client.submit(fn, *args, workers=[owner[i]], allow_other_workers=False,
-                             pure=False)
+        future = client.submit(fn, *args, workers=[owner[i]], allow_other_workers=False,
+                               pure=False)
+        submitted.append(future)
+        return future
 
+    stopping = True
     try:
         made = client.gather([on(i, _init_part, run, i, int(bounds[i]), int(bounds[i + 1]),
                                  space, starts) for i in range(n_parts)])
@@ -192,6 +242,26 @@ def dask_bfs(client, space, n_ranks, start_ranks, progress=None, max_depth=None,
                               for i in range(n_parts)])
         far = np.concatenate([ranks for ranks, _ in last])[:farthest_limit]
         n_far = sum(k for _, k in last)
+        stopping = False
     finally:
-        client.gather([on(i, _drop_part, run, i) for i in range(n_parts)])
+        drops = [on(i, _drop_part, run, i) for i in range(n_parts)]
+        if stopping:
+            _stop_workers(client, submitted[:-n_parts], drops)
+        else:
+            client.gather(drops)
     return counts, far, int(n_far), tally, stopped
+
+
+def _stop_workers(client, pending, drops):
+    """The search stopped (an error, Ctrl-C, a limit): cancel the tasks not done, stop the
+    kernels running on the workers, and let the parts go without waiting."""
+    try:
+        client.cancel([f for f in pending if not f.done()])
+        client.run(_halt)
+    except Exception:  # noqa: BLE001 (a worker gone, a cluster closing: nothing left to stop)
+        pass
+    try:
+        from distributed import fire_and_forget
+        fire_and_forget(drops)
+    except Exception:  # noqa: BLE001
+        pass
