@@ -17,7 +17,7 @@ import csv, os, sys
 args = sys.argv[1:]
 out = args[args.index("--csv") + 1]
 with open(os.environ["ORDER_LOG"], "a") as f:
-    f.write("{side}\\n")
+    f.write("{side} " + os.environ["NUMBA_CACHE_DIR"] + "\\n")
 with open(out, "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["case", "threads", "seconds", "nodes", "python_ms"])
@@ -46,14 +46,36 @@ def test_rounds_alternate_and_ratios_are_after_over_before(tmp_path):
         cwd=ROOT, capture_output=True, text=True, env={**__import__("os").environ,
                                                        "ORDER_LOG": str(log)})
     assert r.returncode == 0, r.stderr
-    assert log.read_text().split() == ["before", "after", "after", "before", "before", "after"]
+    order = [line.split() for line in log.read_text().splitlines()]
+    assert [side for side, _ in order] == ["before", "after", "after", "before", "before", "after"]
+    assert len({cache for _, cache in order}) == 6  # a fresh numba cache for every process
     rows = list(csv.DictReader(open(out)))
     assert [(x["case"], x["threads"]) for x in rows] == [("bfs", "1"), ("bfs", "2")]
     assert float(rows[0]["seconds_ratio"]) == 0.5
     assert float(rows[1]["seconds_ratio"]) == 1.25
     assert float(rows[0]["python_ms_ratio"]) == 1.0
     assert "nodes_ratio" not in rows[0]  # counts are not times
-    assert "seconds 2 -> 1 (0.500x)" in r.stdout
+    assert float(rows[0]["seconds_ratio_lo"]) == float(rows[0]["seconds_ratio_hi"]) == 0.5
+    assert "seconds 2 -> 1 (0.500x, rounds 0.50-0.50)" in r.stdout
+
+
+def test_warm_rounds_share_one_numba_cache_per_side(tmp_path):
+    before = _tree(tmp_path, "before", 2.0, 4.0)
+    after = _tree(tmp_path, "after", 1.0, 5.0)
+    log = tmp_path / "order.log"
+    r = subprocess.run(
+        [sys.executable, "-m", "benchmarks.sidebyside", "--before", str(before),
+         "--after", str(after), "--rounds", "2", "--warm", "fake"],
+        cwd=ROOT, capture_output=True, text=True, env={**__import__("os").environ,
+                                                       "ORDER_LOG": str(log)})
+    assert r.returncode == 0, r.stderr
+    order = [line.split() for line in log.read_text().splitlines()]
+    # one unmeasured warm-up run of each side, then the rounds, each side on its own cache
+    assert [side for side, _ in order] == ["before", "after", "before", "after", "after", "before"]
+    caches = {side: {cache for s, cache in order if s == side} for side in ("before", "after")}
+    assert len(caches["before"]) == len(caches["after"]) == 1
+    assert caches["before"] != caches["after"]
+    assert "warm-up: before" in r.stderr and "seconds 2 -> 1 (0.500x" in r.stdout
 
 
 def test_a_tree_without_benchmarks_is_named(tmp_path):
