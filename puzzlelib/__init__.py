@@ -56,4 +56,4 @@ __all__ = [
     "solve_many",
     "tune",
 ]
-__version__ = "0.2.0"
+__version__ = "1.0.0"
