@@ -25,6 +25,7 @@ the suite's options here).
 import argparse
 import csv
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -36,7 +37,10 @@ LABELS = ("threads", "id", "instances")
 
 
 def _is_time(col):
-    return col == "seconds" or col.endswith("_ms") or col.endswith("_s") or col.endswith("_seconds")
+    """Seconds or milliseconds: ``seconds``, ``*_s``, ``*_ms``, ``*_seconds``, and those with a
+    statistic after the unit (``search_s_median``); not rates (``M_nodes_per_s``)."""
+    return (bool(re.fullmatch(r"seconds|.*_(s|ms|seconds)(_(median|min|max|mean))?", col))
+            and not col.endswith("_per_s"))
 
 
 def _number(x):

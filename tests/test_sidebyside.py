@@ -165,3 +165,14 @@ def test_database_build_rounds_compare_trees_and_their_tables(tmp_path):
         assert len({r["sha256_16"] for r in rows if r["group"] == g}) == 1
     assert {r["abstract_states"] for r in rows} == {"874080"}
     assert "tables equal in every run" in res.stdout
+
+
+def test_time_columns_are_told_from_counts_and_rates():
+    import sys as _sys
+    _sys.path.insert(0, str(ROOT))
+    from benchmarks.sidebyside import _is_time
+
+    times = ["seconds", "kernel_ms", "compile_s", "build_seconds", "search_s_median",
+             "wall_s_median", "median_s", "min_s"]
+    others = ["positions", "nodes", "M_nodes_per_s", "threads", "s", "case"]
+    assert [c for c in times + others if _is_time(c)] == times

@@ -173,6 +173,18 @@ def depth_first(typingctx, fns, p, count_all, ffns, cfns, tt, skip, order):
     return _record_type(fields)(*given), codegen
 
 
+
+@jit(inline="always")
+def _next_look(nodes, budget):
+    """The node count at which :func:`_dfs_bounded` next looks at its budget and the stop word:
+    the budget, if it comes first, else :data:`STOP_MASK` + 1 nodes on. One comparison per
+    expanded node serves both."""
+    look = nodes + STOP_MASK + 1
+    if budget > 0 and budget < look:
+        return budget
+    return look
+
+
 @kernel
 def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
     """One depth-first pass of the search ``ctx`` (a :class:`DepthFirst`) below ``bound``, from
@@ -208,6 +220,7 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
     c = _root_cursor(ctx, state)
     prev = last  # the last move; with ``skip``, the automaton's state
     solutions = nodes = 0
+    look = _next_look(nodes, budget)
     first_len = -1
     expanded = 1
     depth = 0
@@ -230,11 +243,6 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
         if dh == ILLEGAL:
             continue
         nodes += 1
-        if (nodes & STOP_MASK) == 0 and stop_reason() != RUNNING:
-            # stopped from outside (puzzlelib.core.limits): as a budget spent
-            _take_back(ctx, state, c, m, c2)
-            _unwind(ctx, state, st, depth, c)
-            return Pass(solutions, -nodes, over, first_len, expanded)
         g = depth + 1
         h = st.hs[d] + dh
         f = g + h
@@ -256,10 +264,13 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
             elif bound + 1 + g0 < over:
                 over = bound + 1 + g0  # children would have g > bound
             continue
-        if budget > 0 and nodes >= budget:
-            _take_back(ctx, state, c, m, c2)
-            _unwind(ctx, state, st, depth, c)
-            return Pass(solutions, -nodes, over, first_len, expanded)
+        if nodes >= look:  # the budget, or time to look at the stop word
+            if (budget > 0 and nodes >= budget) or stop_reason() != RUNNING:
+                # spent, or stopped from outside (puzzlelib.core.limits): as a budget spent
+                _take_back(ctx, state, c, m, c2)
+                _unwind(ctx, state, st, depth, c)
+                return Pass(solutions, -nodes, over, first_len, expanded)
+            look = _next_look(nodes, budget)
         if _seen(ctx, state, st, d, g + g0):
             _take_back(ctx, state, c, m, c2)
             continue  # entered before in this pass, no deeper: nothing new below it
