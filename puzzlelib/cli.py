@@ -635,6 +635,9 @@ def _dask_client(args):
     from distributed import Client, LocalCluster
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
+    # a wait cut short by Ctrl-C leaves the client's own tasks failed, which asyncio would
+    # print at exit: the one line the command prints says what happened
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
     if args.scheduler is not None:
         try:
             client = Client(args.scheduler, timeout="10s")
@@ -645,7 +648,8 @@ def _dask_client(args):
             yield client
         return
     with LocalCluster(n_workers=args.dask, threads_per_worker=1, processes=True,
-                      dashboard_address=":0") as cluster, Client(cluster) as client:
+                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
+            Client(cluster) as client:
         yield client
 
 

@@ -91,8 +91,11 @@ def _watched(fn):
     """Run the task ``fn`` inside a watch of its worker's memory (see the module)."""
     @functools.wraps(fn)
     def task(*args):
-        with watch(_worker_memory_limit(), None, "a Dask part"):
-            return fn(*args)
+        try:
+            with watch(_worker_memory_limit(), None, "a Dask part"):
+                return fn(*args)
+        except KeyboardInterrupt:  # halted by the client (_halt), which waits for nothing
+            return None
     return task
 
 
