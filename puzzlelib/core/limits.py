@@ -9,8 +9,8 @@ early, and the search's Python code raises at its next :func:`check`, or when th
 ``KeyboardInterrupt`` for Ctrl-C, :class:`~puzzlelib.SearchLimitError` for a limit. Kernels are
 compiled with ``nogil`` (:mod:`puzzlelib.core.jit`), so the watcher runs beside them. One wait
 remains: while numba compiles a kernel (its first call with an empty cache), LLVM's C code holds
-the interpreter, and Ctrl-C takes effect when its current step returns (seconds; about half a
-minute for the largest block-puzzle kernels).
+the interpreter, and Ctrl-C takes effect when its current step returns (longest for the
+largest kernels; see benchmarks/RESULTS.md).
 
 Memory is also claimed before it is taken: :func:`memory_room`, readable in kernels, is what
 the process may still add before it passes its limit, and :func:`claim` (in a kernel, before

@@ -101,7 +101,7 @@ def _watched(fn):
 
 def _halt():
     """Run on every worker by the client that stops: the task running there stops (its kernel
-    at its next look at the stop word), and raises into a result nobody waits for."""
+    at its next look at the stop word) and returns None to a client that no longer waits."""
     w = active()
     if w is not None:
         w._stop(INTERRUPTED)
