@@ -81,6 +81,26 @@ def test_the_default_limit_is_what_the_process_may_use():
     assert limits.rss_bytes() < limit <= limits.rss_bytes() + limits.memory_available()
 
 
+def test_the_resident_set_is_read_now_and_in_a_forked_child_its_own():
+    before = limits.rss_bytes()
+    block = np.ones(64 << 20, np.uint8)  # 64 MiB, touched
+    assert limits.rss_bytes() >= before + (48 << 20)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its own statm, once the parent's block is given back
+        try:
+            del block
+            os.write(w, f"{limits.rss_bytes()} {limits._STATM[1] == os.getpid()}".encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    child_rss, own = os.read(r, 100).decode().split()
+    os.waitpid(pid, 0)
+    assert own == "True" and 0 < int(child_rss)
+    assert limits._STATM[1] == os.getpid() and limits.rss_bytes() >= before + (48 << 20)
+    del block
+
+
 # --- the watch itself ------------------------------------------------------------------------------
 
 def test_a_kernel_stops_at_the_time_limit():

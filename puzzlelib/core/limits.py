@@ -165,13 +165,22 @@ def parse_seconds(value, what="time_limit"):
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
+_STATM = [None, -1]  # (descriptor of /proc/<pid>/statm, the pid it belongs to)
+
+
 def _statm(field):
     """Field ``field`` of ``/proc/self/statm`` in bytes (0: the whole size, 1: the resident
-    set), or 0 where unknown."""
+    set), or 0 where unknown. The file stays open (a read at offset 0 gives its values now),
+    and is opened again in a forked child, whose statm is another file."""
     try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[field]) * _PAGE
-    except (OSError, ValueError, IndexError):
+        pid = os.getpid()
+        if _STATM[1] != pid:
+            if _STATM[0] is not None:
+                os.close(_STATM[0])  # (the parent's, inherited)
+            _STATM[:] = [None, -1]
+            _STATM[:] = [os.open(f"/proc/{pid}/statm", os.O_RDONLY), pid]
+        return int(os.pread(_STATM[0], 128, 0).split()[field]) * _PAGE
+    except (OSError, ValueError, IndexError, AttributeError):
         return 0
 
 
