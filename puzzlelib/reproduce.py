@@ -29,7 +29,7 @@ def run_notebook(path, out_dir, small=False, timeout=1800, inplace=False, on_cel
     among all ``count`` cells)."""
     import nbformat
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
     path = Path(path)
     out_dir = Path(out_dir)
@@ -40,9 +40,14 @@ def run_notebook(path, out_dir, small=False, timeout=1800, inplace=False, on_cel
     os.environ["PUZZLELIB_RESULTS"] = str(nb_results)
     os.environ["PUZZLELIB_SMALL"] = "1" if small else "0"
     os.environ.setdefault("MPLBACKEND", "Agg")
-    hooks = {}
-    if on_cell is not None:
-        hooks["on_cell_execute"] = lambda cell, cell_index: on_cell(cell_index, len(nb.cells))
+    running = [None]  # the cell executing now
+
+    def _on_cell(cell, cell_index):
+        running[0] = cell_index
+        if on_cell is not None:
+            on_cell(cell_index, len(nb.cells))
+
+    hooks = {"on_cell_execute": _on_cell}
     client = NotebookClient(
         nb, timeout=timeout, kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}}, **hooks,
@@ -56,6 +61,14 @@ def run_notebook(path, out_dir, small=False, timeout=1800, inplace=False, on_cel
         raise NotebookFailed(
             f"{path.name}: cell {index} failed (partial output in {target}):\n{_last_line(str(e))}"
         ) from None
+    except (DeadKernelError, CellTimeoutError, AssertionError) as e:
+        # (nbclient's clean-up of a dead kernel can itself fail an assertion)
+        target = out_dir / path.name
+        nbformat.write(nb, target)
+        why = (f"did not finish within {timeout} s" if isinstance(e, CellTimeoutError) else
+               "stopped: its kernel died (killed by the operating system, often for memory)")
+        raise NotebookFailed(f"{path.name}: cell {running[0]} {why} (partial output in "
+                             f"{target})") from None
     finally:
         os.environ.clear()
         os.environ.update(env_backup)
@@ -112,6 +125,11 @@ def main(argv=None):
             bar.close()
             print(f"reproduce: FAILED {e}", file=sys.stderr)
             return 1
+        except KeyboardInterrupt:
+            bar.close()
+            print(f"reproduce: interrupted in {nb.name}; the notebooks before it are in "
+                  f"{args.out}", file=sys.stderr)
+            return 130
         tqdm.write(f"{nb.name}: ok in {time.perf_counter() - t0:.1f} s -> {target}", file=sys.stderr)
     print(f"reproduced {len(books)} notebook(s) in {time.perf_counter() - t_all:.1f} s; results in {args.out}")
     return 0

@@ -246,3 +246,25 @@ def test_failure_names_notebook_and_cell(tmp_path):
     with pytest.raises(reproduce.NotebookFailed, match=r"99_broken.ipynb: cell 1 failed(.|\n)*boom"):
         reproduce.run_notebook(path, tmp_path / "out", on_cell=lambda i, n: seen.append((i, n)))
     assert seen == [(0, 2), (1, 2)]  # the progress shown: each code cell as it starts
+
+
+def test_a_dead_kernel_names_notebook_and_cell(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1"),
+                nbformat.v4.new_code_cell("import os, signal; os.kill(os.getpid(), signal.SIGKILL)")]
+    path = tmp_path / "98_killed.ipynb"
+    nbformat.write(nb, path)
+    with pytest.raises(reproduce.NotebookFailed, match=r"98_killed.ipynb: cell 1 stopped: its "
+                       r"kernel died") as err:
+        reproduce.run_notebook(path, tmp_path / "out")
+    assert "\n" not in str(err.value) and (tmp_path / "out" / "98_killed.ipynb").exists()
+
+
+def test_a_cell_past_the_timeout_names_notebook_and_cell(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import time; time.sleep(60)")]
+    path = tmp_path / "97_slow.ipynb"
+    nbformat.write(nb, path)
+    with pytest.raises(reproduce.NotebookFailed, match=r"97_slow.ipynb: cell 0 did not finish "
+                       r"within 3 s"):
+        reproduce.run_notebook(path, tmp_path / "out", timeout=3)
