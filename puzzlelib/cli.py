@@ -647,10 +647,24 @@ def _dask_client(args):
         with client:
             yield client
         return
-    with LocalCluster(n_workers=args.dask, threads_per_worker=1, processes=True,
-                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
-            Client(cluster) as client:
-        yield client
+    cluster = LocalCluster(n_workers=args.dask, threads_per_worker=1, processes=True,
+                           dashboard_address=":0", silence_logs=logging.ERROR)
+    try:
+        with Client(cluster) as client:
+            yield client
+    except KeyboardInterrupt:
+        _kill_workers()  # their parts are lost either way; a polite close takes seconds
+        raise
+    finally:
+        cluster.close(timeout=5)
+
+
+def _kill_workers():
+    """Kill this process's worker processes (the LocalCluster's, after Ctrl-C)."""
+    import multiprocessing
+
+    for p in multiprocessing.active_children():
+        p.kill()
 
 
 def _layers(args):

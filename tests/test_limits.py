@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from puzzlelib import (CLASSIC, BlockPuzzle, PancakePuzzle, SearchLimitError, SlidingPuzzle, layers,
-                       solve, solve_many)
+                       pattern_databases, solve, solve_many)
 from puzzlelib.cli import main
 from puzzlelib.core import limits
 from puzzlelib.core.errors import PuzzleError
@@ -201,7 +201,17 @@ FAMILIES = {
                       lambda: layers(PancakePuzzle(12), table="packed", checkpoint=False)),
     "layers-states": (lambda: layers(PancakePuzzle(30), max_depth=2),
                       lambda: layers(PancakePuzzle(30))),
+    "pdb-sliding": (lambda: pattern_databases(SlidingPuzzle("3x3"), [[1, 2, 3]], cache=False),
+                    lambda: pattern_databases(SlidingPuzzle("4x4"), [list(range(1, 8))],
+                                              cache=False)),
+    "pdb-blocks": (lambda: pattern_databases(BlockPuzzle(CLASSIC), "8-1-2-l", cache=False),
+                   lambda: pattern_databases(_block_7x8(), "42-4-0-l", cache=False)),
 }
+
+
+def _block_7x8():
+    with open(DATA / "blocks" / "start_7x8.txt") as f:
+        return BlockPuzzle(f.read(), goal="6,2")
 
 
 @main_thread_only
@@ -214,8 +224,7 @@ def test_ctrl_c_stops_every_family_within_a_second(family):
 
 @main_thread_only
 def test_ctrl_c_stops_a_block_puzzle_search():
-    with open(DATA / "blocks" / "start_7x8.txt") as f:
-        puz = BlockPuzzle(f.read(), goal="6,2")
+    puz = _block_7x8()
     layers(puz, max_depth=2)
     assert _interrupted_after(1.5, lambda: layers(puz)) < 1.0
 

@@ -22,6 +22,7 @@ or its ``pdb_kind`` (every :class:`~puzzlelib.PermutationPuzzle` has ``"permutat
 """
 
 from ..core.errors import PuzzleError
+from ..core.limits import watch
 from . import blocks, permutation, sliding
 
 #: The module of each kind of puzzle's databases, by the puzzle's ``pdb_kind`` or name.
@@ -76,13 +77,18 @@ def plan(puzzle, spec, reflect=None, cache=True, backend="cpu"):
     return mod.plan(puzzle, spec, reflect=reflect, cache=cache)
 
 
-def databases(puzzle, spec, progress=None, cache=True, backend="cpu"):
+def databases(puzzle, spec, progress=None, cache=True, backend="cpu", *, max_memory=None,
+              time_limit=None):
     """The pattern databases ``spec`` names for ``puzzle`` (sliding tiles: a partition such as
     ``"pdb78"`` or groups of tile labels; block puzzles: names such as ``"16-10-0-l"``, several
     in a list or joined by commas), from this process's memory, the disk cache, or built (and
     cached unless ``cache`` is false). ``progress``: ``True`` for a bar, or a callable
     ``progress(depth, layer_count, total)``. ``backend``: ``"cpu"``, or ``"cuda"`` (sliding
-    tiles: built on an NVIDIA GPU, :mod:`puzzlelib.search.gpu`)."""
+    tiles: built on an NVIDIA GPU, :mod:`puzzlelib.search.gpu`). A build stops by itself as a
+    search does: ``max_memory``, ``time_limit`` and Ctrl-C as :func:`~puzzlelib.solve` takes
+    them (a block database's saved state resumes the build)."""
     mod = _module(puzzle)
-    return mod.databases(puzzle, spec, progress=progress, cache=cache,
-                         **_backend(puzzle, mod, backend))
+    named = spec if isinstance(spec, str) else ",".join(map(str, spec))
+    with watch(max_memory, time_limit, f"pattern databases {named} of {puzzle.label}"):
+        return mod.databases(puzzle, spec, progress=progress, cache=cache,
+                             **_backend(puzzle, mod, backend))

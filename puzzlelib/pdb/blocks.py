@@ -61,7 +61,7 @@ from ..domains.blocks import (
 )
 from ..core import store
 from ..core.errors import PuzzleError, SearchLimitError
-from ..core.limits import RUNNING, STOP_MASK, check, stop_reason
+from ..core.limits import RUNNING, STOP_MASK, check, note, stop_reason
 from ..core.progress import layer_bar
 from ..core.stats import Stats, peak_states
 from ..core.timing import timed
@@ -188,7 +188,8 @@ def _arrange(base, rows, cols, left, as_keys, enc, key_len):
     ``s`` (0 empty, 1 a 1x1, 2 a 1x2, 3 a 2x1, 4 a 2x2): a depth-first search over the first
     free cell in reading order. Returns (states, keys): kernel states (cells + a zero heuristic
     byte), or with ``as_keys`` their keys under the code ``enc`` as 64-bit words (``key_len``
-    at most 8 bytes); the other array is empty."""
+    at most 8 bytes); the other array is empty. A stop (:mod:`puzzlelib.core.limits`) ends it
+    early with what it has: the caller raises."""
     n = rows * cols
     cells = base.copy()
     left = left.copy()
@@ -201,7 +202,11 @@ def _arrange(base, rows, cols, left, as_keys, enc, key_len):
     k = 0
     xs[0] = _next_free(cells, 0)
     ch[0] = -1
+    steps = 0
     while k >= 0:
+        steps += 1
+        if (steps & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            break
         x = xs[k]
         if x == n:
             if as_keys:
@@ -246,14 +251,18 @@ def arrangements(base, rows, cols, left):
     """Every way to fill the ``FREE`` cells of ``base`` with ``left[s]`` pieces of each kind
     ``s`` (0 empty, 1 a 1x1, 2 a 1x2, 3 a 2x1, 4 a 2x2), as kernel states (cells + a zero
     heuristic byte)."""
-    return _arrange(base, rows, cols, left, False, np.zeros(10, dtype=np.int64), 0)[0]
+    states = _arrange(base, rows, cols, left, False, np.zeros(10, dtype=np.int64), 0)[0]
+    check()
+    return states
 
 
 def arrangement_keys(base, rows, cols, left, enc, key_len):
     """:func:`arrangements` as keys under the code ``enc`` (a relaxed puzzle's
     ``params.code_enc``), each read as one 64-bit word: 8 bytes a position instead of a whole
     state (183 million goal positions of 16-10-0 on the 6x7 board: 1.5 GB instead of 7.9)."""
-    return _arrange(base, rows, cols, left, True, enc, key_len)[1]
+    keys = _arrange(base, rows, cols, left, True, enc, key_len)[1]
+    check()
+    return keys
 
 
 def _key_row(keys, k, key_len, out):
@@ -447,6 +456,7 @@ def build_many(puz, names, progress=None, search=None, checkpoint=None,
         else:
             list(threads.map(lambda box: record(box, depth, keys), boxes))
         check()  # a layer cut short by a stop is never saved
+        note(depth, sum(box["n"] for box in boxes))  # (for the message of a stop)
 
     every = CHECKPOINT_SECONDS if checkpoint_seconds is None else checkpoint_seconds
     before = 0.0  # seconds spent by the runs this one resumes

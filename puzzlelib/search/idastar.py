@@ -174,17 +174,6 @@ def depth_first(typingctx, fns, p, count_all, ffns, cfns, tt, skip, order):
 
 
 
-@jit(inline="always")
-def _next_look(nodes, budget):
-    """The node count at which :func:`_dfs_bounded` next looks at its budget and the stop word:
-    the budget, if it comes first, else :data:`STOP_MASK` + 1 nodes on. One comparison per
-    expanded node serves both."""
-    look = nodes + STOP_MASK + 1
-    if budget > 0 and budget < look:
-        return budget
-    return look
-
-
 @kernel
 def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
     """One depth-first pass of the search ``ctx`` (a :class:`DepthFirst`) below ``bound``, from
@@ -220,7 +209,7 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
     c = _root_cursor(ctx, state)
     prev = last  # the last move; with ``skip``, the automaton's state
     solutions = nodes = 0
-    look = _next_look(nodes, budget)
+    look = STOP_MASK + 1
     first_len = -1
     expanded = 1
     depth = 0
@@ -234,6 +223,16 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
             if depth >= 0:
                 c = _back_up(ctx, state, st, np.uint64(depth), c)
                 prev = _prev_at(ctx, st, depth, last)
+                # the stop word (puzzlelib.core.limits), looked at when going back up once
+                # STOP_MASK + 1 more nodes have been expanded: a test here costs less than on
+                # the way down, where the budget's test vanishes when there is none
+                # (benchmarks/RESULTS.md, "1.0 against 0.2.0")
+                if expanded >= look and stop_reason() != RUNNING:
+                    # stopped from outside: as a budget spent
+                    _unwind(ctx, state, st, depth, c)
+                    return Pass(solutions, -max(nodes, 1), over, first_len, expanded)
+                if expanded >= look:
+                    look = expanded + STOP_MASK + 1
             continue
         st.next_i[d] = i + 1
         q = _follows(ctx, prev, m)
@@ -264,13 +263,10 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
             elif bound + 1 + g0 < over:
                 over = bound + 1 + g0  # children would have g > bound
             continue
-        if nodes >= look:  # the budget, or time to look at the stop word
-            if (budget > 0 and nodes >= budget) or stop_reason() != RUNNING:
-                # spent, or stopped from outside (puzzlelib.core.limits): as a budget spent
-                _take_back(ctx, state, c, m, c2)
-                _unwind(ctx, state, st, depth, c)
-                return Pass(solutions, -nodes, over, first_len, expanded)
-            look = _next_look(nodes, budget)
+        if budget > 0 and nodes >= budget:
+            _take_back(ctx, state, c, m, c2)
+            _unwind(ctx, state, st, depth, c)
+            return Pass(solutions, -nodes, over, first_len, expanded)
         if _seen(ctx, state, st, d, g + g0):
             _take_back(ctx, state, c, m, c2)
             continue  # entered before in this pass, no deeper: nothing new below it
