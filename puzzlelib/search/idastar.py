@@ -226,12 +226,11 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
                 # the stop word (puzzlelib.core.limits), looked at when going back up once
                 # STOP_MASK + 1 more nodes have been expanded: a test here costs less than on
                 # the way down, where the budget's test vanishes when there is none
-                # (benchmarks/RESULTS.md, "1.0 against 0.2.0")
-                if expanded >= look and stop_reason() != RUNNING:
-                    # stopped from outside: as a budget spent
-                    _unwind(ctx, state, st, depth, c)
-                    return Pass(solutions, -max(nodes, 1), over, first_len, expanded)
+                # (benchmarks/RESULTS.md, "What the limits cost the depth-first loop")
                 if expanded >= look:
+                    if stop_reason() != RUNNING:  # stopped from outside: as a budget spent
+                        _unwind(ctx, state, st, depth, c)
+                        return Pass(solutions, -max(nodes, 1), over, first_len, expanded)
                     look = expanded + STOP_MASK + 1
             continue
         st.next_i[d] = i + 1
