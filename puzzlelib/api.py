@@ -425,7 +425,7 @@ def _run_layers(plan, puzzle, progress):
                 with timer.compiling():
                     _warm_workers(run["client"], space)
                 found = _dask_layers(plan, space, state, n, run["client"], progress,
-                                     farthest_limit, max_depth)
+                                     farthest_limit, max_depth, run["checkpoint"])
             elif plan.table == "packed":
                 found = _packed_layers(plan, space, state, n, progress, farthest_limit,
                                        max_depth, run["checkpoint"])
@@ -468,17 +468,21 @@ def _warm_workers(client, space):
     warm_workers(client, space)
 
 
-def _dask_layers(plan, space, state, n, client, progress, farthest_limit, max_depth):
+def _dask_layers(plan, space, state, n, client, progress, farthest_limit, max_depth,
+                 checkpoint):
     from .search.distributed import worker_addresses
 
+    r0 = int(space.fns.rank(state, space.params))
+    key, _ = _checkpoint_file(space, r0, n)
     with layer_bar(_auto_progress(progress, n), n, f"{space.label} layers (dask)",
                    progress) as update:
         counts, ranks, n_far, tally, stopped = plan.function()(
-            client, space, n, [int(space.fns.rank(state, space.params))], progress=update,
-            max_depth=max_depth, farthest_limit=farthest_limit)
+            client, space, n, [r0], progress=update, max_depth=max_depth,
+            farthest_limit=farthest_limit, n_parts=plan.threads, checkpoint=checkpoint, key=key)
     workers = len(worker_addresses(client))
-    out = _Out(COMPLETE, None, tally[0], tally[1], sum(counts), n, workers,
-               extra={"table": "dask", "workers": workers, "bytes_sent": int(tally[2])})
+    out = _Out(COMPLETE, None, tally[0], tally[1], sum(counts), _packed.packed_bytes(n), workers,
+               extra={"table": "dask", "workers": workers, "parts": plan.threads,
+                      "bytes_sent": int(tally[2]), "workers_lost": int(tally[3])})
     return out, counts, _decoded(space, ranks), n_far, None, stopped
 
 

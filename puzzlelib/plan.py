@@ -452,9 +452,8 @@ def plan_layers(puzzle, start, *, threads=None, max_depth=None, max_states=None,
     else:
         n, kind, w = _layers_table(space, table)
     why.append(w)
-    if checkpoint is not None and checkpoint is not False and kind != "packed":
-        uses = {"dask": "is split among Dask workers", "bytes": "keeps a byte table",
-                None: "keeps no table"}[kind]
+    if checkpoint is not None and checkpoint is not False and kind not in ("packed", "dask"):
+        uses = {"bytes": "keeps a byte table", None: "keeps no table"}[kind]
         raise PuzzleError(f"only packed tables save their state, and this search {uses}: drop "
                           f"checkpoint, or ask for table='packed'")
     run = dict(space=space, state=state, n=n, kind=kind, max_depth=max_depth,
@@ -467,10 +466,18 @@ def plan_layers(puzzle, start, *, threads=None, max_depth=None, max_states=None,
                     memory_how=f"the {kind} table of {n:,} positions on the GPU, copied back",
                     why=tuple(why), **kw)
     if kind == "dask":
+        if checkpoint is True:
+            raise PuzzleError("a search on a Dask cluster saves its layers in a folder every "
+                              "worker reaches: give its path as checkpoint")
+        saves = checkpoint is not None and checkpoint is not False
+        run["checkpoint"] = checkpoint if saves else None
         return Plan(kernel=_SEARCH + "distributed.dask_bfs",
-                    variant=f"the ranks split among {workers} workers", table="bytes",
-                    backend="dask", threads=workers, memory_bytes=n,
-                    memory_how=f"{n:,} positions at one byte each, split among the workers",
+                    variant=(f"the ranks split into {workers} packed parts"
+                             + (", every layer saved" if saves else ", nothing saved")),
+                    table="packed", backend="dask", threads=workers,
+                    memory_bytes=_packed.packed_bytes(n),
+                    memory_how=f"{n:,} positions: two bits of depth modulo 3 and one bit of "
+                               f"layer each, split among the workers",
                     why=tuple(why), **kw)
     if kind == "packed":
         if checkpoint is None:  # automatic: for long searches only
@@ -565,30 +572,35 @@ def _gpu_table(space, table):
 
 
 def _dask_table(space, client, table):
-    """``(n_ranks, workers, why)`` for a search on ``client``'s workers, each part's table
-    checked against its worker's memory limit."""
-    from .search.distributed import part_bounds, worker_addresses
+    """``(n_ranks, parts, why)`` for a search on ``client``'s workers (one packed part a
+    thread), each worker's parts checked against its memory limit."""
+    from .search.distributed import part_bounds, part_bytes, worker_addresses, worker_threads
 
     n = space.n_ranks
     if n is None:
         raise PuzzleError(f"a search on a Dask cluster needs a perfect hash, and the "
                           f"{space.name} puzzle has none")
-    if table == "packed":
-        raise PuzzleError("a search on a Dask cluster keeps one byte a position in each "
-                          "worker's part: use table='auto' or 'bytes'")
+    if table == "bytes":
+        raise PuzzleError("a search on a Dask cluster keeps packed parts (3 bits a position): "
+                          "use table='auto' or 'packed'")
     workers = worker_addresses(client)
     if not workers:
         raise PuzzleError("the Dask cluster has no workers")
-    part = int(np.diff(part_bounds(n, len(workers))).max())
+    n_parts = max(worker_threads(client), 1)
+    per_worker = -(-n_parts // len(workers))
+    # a part, and a bitmap of the ranks of each other part at most: its outboxes, and what it
+    # receives (puzzlelib.search.distributed)
+    part = part_bytes(n, n_parts) + 2 * int(np.diff(part_bounds(n, n_parts)).max()) // 8
+    need = per_worker * part
     limit = min((m for _, m in workers if m > 0), default=0)
-    if limit and part > memory.SHARE * limit:
+    if limit and need > memory.SHARE * limit:
         raise PuzzleError(
             f"each of the {len(workers)} workers' parts of the {space.label} table needs "
-            f"{memory.human(part)}, but a table may use {memory.human(memory.SHARE * limit)} "
+            f"{memory.human(need)}, but a table may use {memory.human(memory.SHARE * limit)} "
             f"({memory.SHARE:.0%} of a worker's limit of {memory.human(limit)}); add workers "
             f"or memory")
-    return n, len(workers), (f"client given: the table split among {len(workers)} Dask "
-                             f"workers, at most {memory.human(part)} each")
+    return n, n_parts, (f"client given: the table split into {n_parts} packed parts on "
+                        f"{len(workers)} Dask workers, at most {memory.human(need)} each")
 
 
 # ---------------------------------------------------------------------------------------------

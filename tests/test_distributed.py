@@ -56,17 +56,21 @@ def test_a_permutation_puzzle_and_max_depth(client):
 def test_what_cannot_run_there(client):
     with pytest.raises(PuzzleError, match="needs a perfect hash"):
         layers(BlockPuzzle(CLASSIC), client=client)
-    with pytest.raises(PuzzleError, match="one byte a position in each worker's part"):
-        layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", table="packed", client=client)
+    with pytest.raises(PuzzleError, match="keeps packed parts"):
+        layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", table="bytes", client=client)
+    with pytest.raises(PuzzleError, match="a folder every worker reaches"):
+        layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", checkpoint=True, client=client)
 
 
 def test_parts_too_big_for_the_workers():
+    # a part: its packed table (340,200 bytes) and a bitmap of the other part's ranks for what
+    # it sends and one for what it receives (226,800 bytes)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  memory_limit="1MB", dashboard_address=":0") as cluster, \
+                                  memory_limit="500KB", dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as c:
         with pytest.raises(PuzzleError, match=r"each of the 2 workers' parts of the 2x5 table "
-                                              r"needs 885\.9 KiB, but a table may use 781\.2 KiB \(80% of a worker's limit "
-                                              r"of 976\.6 KiB\)"):
+                                              r"needs 553\.7 KiB, but a table may use 390\.6 KiB \(80% of a worker's limit "
+                                              r"of 488\.3 KiB\)"):
             layers(SlidingPuzzle("2x5"), "1 2 3 4 5 6 7 8 9 0", client=c)
 
 
@@ -151,3 +155,148 @@ def test_a_worker_past_its_memory_limit_stops_with_one_line():
             with pytest.raises(SearchLimitError, match=r"memory limit of 34\.3 MiB \(max_memory\)"
                                                        r" would be passed: .* a Dask part"):
                 layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", client=c)
+
+
+def test_the_parts_are_packed_and_send_little(client):
+    # one-machine byte tables sent 18-19 bytes a position as 8-byte ranks; packed parts send
+    # delta-coded ranks or bitmaps: about one byte a position on the 2x5 (its parts are small,
+    # and most of its layers are dense enough for bitmaps)
+    puz = SlidingPuzzle("2x5")
+    res = layers(puz, "1 2 3 4 5 6 7 8 9 0", client=client)
+    assert res.extra["parts"] == 2 and res.extra["workers_lost"] == 0
+    assert res.extra["bytes_sent"] < 2 * res.total
+    assert layers(puz, "1 2 3 4 5 6 7 8 9 0", client=client, explain=True).table == "packed"
+
+
+def test_encodings_round_trip():
+    import numpy as np
+
+    from puzzlelib.search import distributed as dist
+    from puzzlelib.search.packed import front_words, table_words
+
+    rng = np.random.default_rng(5)
+    for m, k in [(64, 0), (64, 1), (1000, 3), (5000, 4000), (1 << 20, 50), (1 << 20, 300000)]:
+        ranks = np.unique(rng.integers(0, m, k)) if k else np.zeros(0, dtype=np.int64)
+        if k == 1:
+            ranks = np.array([m - 1])
+        form = dist._smaller_form(ranks, m)
+        table = np.full(table_words(m), np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
+        front = np.zeros(front_words(m), dtype=np.uint64)
+        assert dist._mark_form(table, front, form, 2, True) == len(ranks)
+        bits, count = dist._layer_bits(table, front, np.uint64(2))
+        assert count == len(ranks)
+        assert list(dist._ranks_of_bits(bits, count)) == list(ranks)
+        assert form.nbytes <= 8 * front_words(m)  # never more than the bitmap
+        again = dist._bitmap_form(bits, count, m)
+        assert again.nbytes == form.nbytes or again.dtype != form.dtype
+        assert dist._mark_form(table, front, again, 1, True) == 0  # all seen already
+
+
+def test_saved_layers_resume(client, tmp_path):
+    from puzzlelib import SearchLimitError
+
+    puz = SlidingPuzzle("2x5")
+    start = "1 2 3 4 5 6 7 8 9 0"
+    local = layers(puz, start)
+    part = layers(puz, start, client=client, checkpoint=tmp_path, max_depth=20)
+    assert part.counts == local.counts[:21]
+    record = json.loads((tmp_path / "layers.json").read_text())
+    assert record["counts"] == local.counts[:21]
+    assert len(list(tmp_path.glob("part*.npy"))) == 2 * 21
+    whole = layers(puz, start, client=client, checkpoint=tmp_path)
+    assert whole.counts == local.counts and sorted(whole.farthest) == sorted(local.farthest)
+    # another start's folder is refused, in one line
+    with pytest.raises(PuzzleError, match="holds the layers of another search"):
+        layers(puz, "1 2 3 4 5 6 7 8 0 9", client=client, checkpoint=tmp_path)
+    # nothing but the record and the layer files (no temporary file left)
+    assert {p.suffix for p in tmp_path.iterdir()} == {".json", ".npy"}
+    assert SearchLimitError  # (imported for the lost-worker tests below)
+
+
+def _start(*args, log):
+    return subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "dask"), *args],
+                            stdout=log, stderr=subprocess.STDOUT)
+
+
+@pytest.fixture
+def own_cluster(tmp_path):
+    """A scheduler and two worker processes (no nanny: a killed worker stays dead) started
+    with ``dask scheduler`` and ``dask worker`` on 127.0.0.1, as on a real cluster."""
+    import time
+
+    log = open(tmp_path / "dask.log", "w")
+    file = tmp_path / "scheduler.json"
+    procs = [_start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                    "--scheduler-file", str(file), log=log)]
+
+    def worker():
+        p = _start("worker", "--scheduler-file", str(file), "--nthreads", "1", "--no-nanny",
+                   "--no-dashboard", "--host", "127.0.0.1", log=log)
+        procs.append(p)
+        return p
+
+    try:
+        deadline = time.monotonic() + 60
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        workers = [worker(), worker()]
+        with distributed.Client(address, timeout="30s") as c:
+            c.wait_for_workers(2, timeout=60)
+            yield address, c, workers, worker
+    finally:
+        for p in procs:
+            p.kill()
+        for p in procs:
+            p.wait()
+        log.close()
+
+
+def test_a_lost_worker_costs_one_layer(own_cluster, tmp_path):
+    address, c, (a, b), start_worker = own_cluster
+    puz = SlidingPuzzle("3x3")
+    start = "1 2 3 4 5 6 7 8 0"
+    local = layers(puz, start)
+    seen = []
+
+    def progress(depth, count, total):
+        seen.append(depth)
+        if depth == 12 and seen.count(12) == 1:
+            b.kill()  # mid-search: its part is gone
+            b.wait()
+            start_worker()  # and another joins
+
+    res = layers(puz, start, client=c, checkpoint=tmp_path / "saved", progress=progress)
+    assert res.counts == local.counts
+    assert sorted(res.farthest) == sorted(local.farthest)
+    assert res.extra["workers_lost"] == 1
+    # layers 0..12 were saved: the search went on from layer 12, made again
+    assert seen.count(12) == 2 and seen.count(13) == 1
+
+
+def test_a_lost_worker_without_a_folder_ends_in_one_line(own_cluster):
+    from puzzlelib import SearchLimitError
+
+    address, c, (a, b), _ = own_cluster
+
+    def progress(depth, count, total):
+        if depth == 5:
+            b.kill()
+            b.wait()
+
+    with pytest.raises(SearchLimitError, match=r"the Dask worker tcp://127\.0\.0\.1:\d+ left the "
+                                               r"cluster at depth \d+: give a checkpoint folder"):
+        layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", client=c, progress=progress)
+
+
+def test_cli_on_a_scheduler(own_cluster, tmp_path):
+    address = own_cluster[0]
+    args = [sys.executable, "-m", "puzzlelib", "layers", "--size", "2x4", "--start",
+            "1 2 3 4 5 6 7 0", "--json"]
+    ref = json.loads(subprocess.run(args, capture_output=True, text=True).stdout)
+    out = subprocess.run(args + ["--scheduler", address, "--checkpoint", str(tmp_path / "s")],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["counts"] == ref["counts"] and got["workers"] == 2 and got["workers_lost"] == 0
+    assert (tmp_path / "s" / "layers.json").exists()

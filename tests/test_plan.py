@@ -272,17 +272,19 @@ def test_dask_backend_chosen_or_refused(monkeypatch):
 
     monkeypatch.setattr(distributed, "worker_addresses",
                         lambda client: [("tcp://a", 1 << 30), ("tcp://b", 1 << 30)])
+    monkeypatch.setattr(distributed, "worker_threads", lambda client: 2)
     plan = layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", client=_FakeClient(),
                   explain=True)
     assert (plan.backend, plan.kernel, plan.threads) == (
         "dask", "puzzlelib.search.distributed.dask_bfs", 2)
+    assert plan.table == "packed" and plan.memory_bytes == 68_040
     monkeypatch.setattr(distributed, "worker_addresses",
-                        lambda client: [("tcp://a", 100_000), ("tcp://b", 100_000)])
+                        lambda client: [("tcp://a", 50_000), ("tcp://b", 50_000)])
     with pytest.raises(PuzzleError, match="each of the 2 workers' parts"):
         layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", client=_FakeClient(), explain=True)
-    with pytest.raises(PuzzleError, match="keeps one byte a position in each worker's part"):
+    with pytest.raises(PuzzleError, match="keeps packed parts"):
         layers(SlidingPuzzle("3x3"), "1 2 3 4 5 6 7 8 0", client=_FakeClient(),
-               table="packed", explain=True)
+               table="bytes", explain=True)
 
 
 def _cli(*argv):
