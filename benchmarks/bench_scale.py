@@ -2,11 +2,13 @@
 packed table (2 bits plus a frontier bit) against the byte table's layer lists, and the BFS on a
 Dask LocalCluster against the local kernel, on the same boards.
 
-    python -m benchmarks scale [--repeat 3] [--big] [--workers 2] [--csv FILE]
+    python -m benchmarks scale [--repeat 3] [--big] [--workers 2] [--no-tables] [--csv FILE]
     python -m benchmarks scale --deep 42 [--save FOLDER]
 
 ``--big`` adds the 239.5-million-position boards (2x6 and 3x4: about a minute each for the
-tables, and many minutes each on Dask; ``--no-dask`` leaves Dask out).
+tables, about as long on Dask; ``--no-dask`` leaves Dask out, ``--no-tables`` the packed
+table against bytes). The Dask rows give the bytes sent between parts a position and the peak
+resident memory of the workers (the largest, over the whole run).
 
 ``--deep D`` runs only the packed 2x7 table's first ``D`` layers (15.2 GiB; ``D = 42`` reaches
 323 million positions in about a minute here): the seconds of each of its last layers, where
@@ -57,6 +59,7 @@ def main(argv=None):
     ap.add_argument("--big", action="store_true")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--no-tables", action="store_true")
     ap.add_argument("--csv", default=None)
     ap.add_argument("--deep", type=int, default=None, metavar="D")
     ap.add_argument("--save", default=None, metavar="FOLDER",
@@ -71,7 +74,7 @@ def main(argv=None):
 
     print("\nPacked table against bytes (search seconds, medians; ns per position on all "
           "threads)")
-    for spec, start in boards:
+    for spec, start in [] if args.no_tables else boards:
         puz = _puzzle(spec, start)
         rep = args.repeat if spec not in dict(BIG) else 1
         out = {}
@@ -83,7 +86,7 @@ def main(argv=None):
             print(f"  {spec:13s} {table:6s}: {search:8.3f} s ({ns:6.1f} ns/position), "
                   f"{res.stats.memory_bytes / 2**20:8.1f} MiB, compile {comp:.1f} s")
             rows.append(("table", spec, table, 0, rep, search, wall, comp, res.total,
-                         len(res.counts), res.stats.memory_bytes, 0))
+                         len(res.counts), res.stats.memory_bytes, 0, 0))
         assert out["bytes"][0].counts == out["packed"][0].counts
         print(f"  {spec:13s} packed / bytes = {out['packed'][1] / out['bytes'][1]:.2f}")
 
@@ -105,17 +108,28 @@ def main(argv=None):
             assert local[0].counts == dask[0].counts
             n_layers = len(dask[0].counts)
             sent = dask[0].extra["bytes_sent"]
+            peak = max(client.run(_peak_rss).values())
             print(f"  {spec:13s} local {local[2]:8.3f} s, dask {dask[2]:8.3f} s "
-                  f"(x{dask[2] / local[2]:.1f}; {1e3 * (dask[2] - local[2]) / n_layers:.0f} ms "
+                  f"(x{dask[2] / local[2]:.2f}; {1e3 * (dask[2] - local[2]) / n_layers:.0f} ms "
                   f"more a layer), {sent / 2**20:.1f} MiB sent between parts "
-                  f"({sent / dask[0].total:.1f} bytes a position)")
+                  f"({sent / dask[0].total:.2f} bytes a position), workers' peak "
+                  f"{peak / 2**20:,.0f} MiB")
             rows.append(("dask", spec, "local", args.workers, rep, local[2], local[1],
-                         local[3], local[0].total, n_layers, local[0].stats.memory_bytes, 0))
+                         local[3], local[0].total, n_layers, local[0].stats.memory_bytes, 0, 0))
             rows.append(("dask", spec, "dask", args.workers, rep, dask[2], dask[1], dask[3],
-                         dask[0].total, n_layers, dask[0].stats.memory_bytes, sent))
+                         dask[0].total, n_layers, dask[0].stats.memory_bytes, sent, peak))
     if args.csv:
         write_csv(args.csv, _HEADER, rows)
     return 0
+
+
+def _peak_rss():
+    """This process's peak resident memory (bytes; run on each worker)."""
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else 1024 * peak
 
 
 def _deep(depth, csv, save=None):
@@ -147,11 +161,11 @@ def _deep(depth, csv, save=None):
               f"{res.counts[d] / sec / 1e6:5.2f} M positions/s")
         rows.append(("deep", "2x7", f"layer {d}" + (" saved" if save else ""), 0, 1, sec, sec,
                      res.stats.compile_seconds,
-                     res.counts[d], depth, res.stats.memory_bytes, 0))
+                     res.counts[d], depth, res.stats.memory_bytes, 0, 0))
     if csv:
         write_csv(csv, _HEADER, rows)
     return 0
 
 
 _HEADER = ("suite", "board", "variant", "workers", "repeat", "search_s_median", "wall_s_median",
-           "compile_s", "positions", "layers", "memory_bytes", "bytes_sent")
+           "compile_s", "positions", "layers", "memory_bytes", "bytes_sent", "peak_worker_bytes")

@@ -745,10 +745,11 @@ def _search(cl, space, bounds, starts, counts, folder, key, progress, max_depth,
         absorbed = [cl.on(j, _absorb_task, cl.run, j, depth, folder,
                           *[cl.on(i, _piece, expanded[i], j) for i in range(n)])
                     for j in range(n)]
-        new = int(sum(cl.gather(absorbed)))
-        mine = cl.gather([cl.on(i, _tally, expanded[i]) for i in range(n)])
+        tallies = [cl.on(i, _tally, expanded[i]) for i in range(n)]
+        got = cl.gather(absorbed + tallies)  # one wait for both
+        new, mine = int(sum(got[:n])), got[n:]
         cl.submitted = []
-        del expanded, absorbed
+        del expanded, absorbed, tallies
         new += sum(int(t[0]) for t in mine)
         for _, found, generated, sent in mine:
             tally[:3] += (generated, found, sent)
