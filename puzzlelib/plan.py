@@ -588,8 +588,9 @@ def _dask_table(space, client, table):
         raise PuzzleError("the Dask cluster has no workers")
     n_parts = max(worker_threads(client), 1)
     per_worker = -(-n_parts // len(workers))
-    # a part, and a bitmap of the ranks of each other part at most: its outboxes, and what it
-    # receives (puzzlelib.search.distributed)
+    # a part's packed table, and room for a layer's batches: a bitmap of its size for what it
+    # sends and one for what it receives (what two parts hold at the most; with more parts a
+    # dense layer may hold more, and the task's watch stops it: puzzlelib.search.distributed)
     part = part_bytes(n, n_parts) + 2 * int(np.diff(part_bounds(n, n_parts)).max()) // 8
     need = per_worker * part
     limit = min((m for _, m in workers if m > 0), default=0)

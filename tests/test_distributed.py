@@ -300,3 +300,21 @@ def test_cli_on_a_scheduler(own_cluster, tmp_path):
     got = json.loads(out.stdout)
     assert got["counts"] == ref["counts"] and got["workers"] == 2 and got["workers_lost"] == 0
     assert (tmp_path / "s" / "layers.json").exists()
+
+
+def test_a_damaged_layer_file_is_one_line(client, tmp_path):
+    puz = SlidingPuzzle("2x3")
+    layers(puz, "1 2 3 4 5 0", client=client, checkpoint=tmp_path, max_depth=5)
+    (tmp_path / "part00001-0003.npy").write_bytes(b"not a layer")
+    with pytest.raises(PuzzleError, match=r"part00001-0003\.npy \(part 1, layer 3\) cannot be "
+                                          r"read .*; give another folder"):
+        layers(puz, "1 2 3 4 5 0", client=client, checkpoint=tmp_path)
+
+
+def test_a_checkpoint_path_that_cannot_be_a_folder(client, tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for path, message in [(afile, "is a file, not the folder"),
+                          (afile / "below", "cannot make the checkpoint folder")]:
+        with pytest.raises(PuzzleError, match=message):
+            layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", client=client, checkpoint=path)

@@ -420,7 +420,15 @@ def _init_part(run, i, lo, hi, space, starts, folder, depth):
     else:
         new = 0
         for d in range(depth + 1):
-            form = np.load(_layer_file(folder, i, d))
+            path = _layer_file(folder, i, d)
+            try:
+                form = np.load(path)
+                if form.dtype not in (np.uint8, np.uint64) or form.ndim != 1:
+                    raise ValueError(f"an array of {form.dtype}")
+            except (OSError, ValueError, EOFError) as e:
+                raise PuzzleError(f"checkpoint folder {folder}: {path.name} (part {i}, layer "
+                                  f"{d}) cannot be read ({str(e).splitlines()[0]}); give "
+                                  f"another folder") from None
             new = _mark_form(part.table, part.front, form, d % 3, d == depth)
     _PARTS[(run, i)] = part
     return new
@@ -547,6 +555,32 @@ def part_bounds(n, n_parts):
 def part_bytes(n, n_parts):
     """Bytes of the largest part's packed table."""
     return packed_bytes(int(np.diff(part_bounds(n, n_parts)).max()))
+
+
+#: Bytes a position the saved layers of a whole search may take (the 2x5's folder on two
+#: parts held 1.03; a margin on top).
+SAVED_BYTES = 1.25
+
+
+def _prepare_folder(folder, n_ranks):
+    """Make the checkpoint folder and check its disk has room for the layers (one line if
+    not)."""
+    from ..core.memory import human
+    from .packed import _bytes_free
+
+    if folder.exists() and not folder.is_dir():
+        raise PuzzleError(f"{folder} is a file, not the folder of a search's saved layers: "
+                          f"give another checkpoint path")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PuzzleError(f"cannot make the checkpoint folder {folder}: {e.strerror or e}")
+    need = int(SAVED_BYTES * n_ranks) - sum(p.stat().st_size for p in folder.glob("part*.npy"))
+    free = _bytes_free(folder)
+    if free is not None and need > free:
+        raise PuzzleError(f"saving every layer of this search needs about {human(need)} on the "
+                          f"disk of {folder}, which has {human(free)} free: free some, or give "
+                          f"checkpoint another path")
 
 
 def _record_path(folder):
@@ -678,7 +712,7 @@ def dask_bfs(client, space, n_ranks, start_ranks, progress=None, max_depth=None,
            "n_starts": len(starts), "search": key}
     record = None
     if folder is not None:
-        Path(folder).mkdir(parents=True, exist_ok=True)
+        _prepare_folder(Path(folder), n_ranks)
         record = _read_record(folder, key)
     if record is not None:
         bounds, counts = record
