@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 distributed = pytest.importorskip("distributed")
@@ -318,3 +319,20 @@ def test_a_checkpoint_path_that_cannot_be_a_folder(client, tmp_path):
                           (afile / "below", "cannot make the checkpoint folder")]:
         with pytest.raises(PuzzleError, match=message):
             layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", client=client, checkpoint=path)
+
+
+@pytest.mark.parametrize("n_parts", [3, 5])
+def test_more_parts_than_workers(client, n_parts):
+    # parts given round robin to the 2 workers; the small layers' children sorted, the large
+    # ones' set in a bitmap a part (one row for every part but the sender)
+    from puzzlelib.search.distributed import dask_bfs
+
+    puz = SlidingPuzzle("2x5")
+    start = "1 2 3 4 5 6 7 8 9 0"
+    local = layers(puz, start)
+    space = layers(puz, start, explain=True).run["space"]
+    r0 = int(space.fns.rank(np.array(local.start, dtype=np.uint8), space.params))
+    counts, far, n_far, tally, stopped = dask_bfs(client, space, space.n_ranks, [r0],
+                                                  n_parts=n_parts)
+    assert counts == local.counts and n_far == local.n_farthest and not stopped
+    assert tally[1] == local.total  # every position expanded once

@@ -84,12 +84,12 @@ class _Part:
 # -- kernels -------------------------------------------------------------------------------------
 
 @kernel
-def _expand_part(table, front, depth, lo, hi, a, bounds, buf, fill, bits, to_bits, fns, p):
+def _expand_part(table, front, depth, lo, hi, a, bounds, buf, fill, bits, to_bits, me, fns, p):
     """Expand the positions of depth ``depth`` among the frontier bits of words ``a``.. of a
     part (global ranks ``lo..hi-1``), as :func:`.packed._push_words` does on one machine: a
     child in the part gets the next layer's code and frontier bit; a child of part ``j`` is
-    written as a rank of that part to ``buf[j, fill[j]]``, or with ``to_bits`` set in row
-    ``j`` of the bitmaps ``bits``. Returns at the first word with less room left in some
+    written as a rank of that part to ``buf[j, fill[j]]``, or with ``to_bits`` set in the
+    bitmaps ``bits``, a row for each part but this one, part ``me``. Returns at the first word with less room left in some
     buffer than one word's children need, or at the end.
 
     Returns (the word to go on from, positions expanded, children of the part newly reached,
@@ -144,7 +144,7 @@ def _expand_part(table, front, depth, lo, hi, a, bounds, buf, fill, bits, to_bit
                 elif to_bits:
                     j = np.searchsorted(bounds, r2, side="right") - 1
                     x = r2 - bounds[j]
-                    bits[j, x >> 6] |= one << np.uint64(x & 63)
+                    bits[j - 1 if j > me else j, x >> 6] |= one << np.uint64(x & 63)
                 else:
                     j = np.searchsorted(bounds, r2, side="right") - 1
                     f = fill[j]
@@ -379,7 +379,7 @@ def _warm(space):
     fill = np.zeros(2, dtype=np.int64)
     for dense in (False, True):
         _expand_part(part.table, part.front, 0, 0, 64, 0, bounds, buf, fill,
-                     np.zeros((2, 1), dtype=np.uint64), dense, space.fns, space.params)
+                     np.zeros((1, 1), dtype=np.uint64), dense, 0, space.fns, space.params)
     empty = np.zeros(1, dtype=np.uint64)
     _mark_form(part.table, part.front, _varint(np.zeros(1, dtype=np.int64)), 0, True)
     _mark_form(part.table, part.front, empty, 0, True)
@@ -445,7 +445,7 @@ def _expand_task(run, i, depth, bounds, dense):
     n_parts = len(bounds) - 1
     sizes = np.diff(bounds)
     if dense:
-        bits = np.zeros((n_parts, front_words(int(sizes.max()))), dtype=np.uint64)
+        bits = np.zeros((n_parts - 1, front_words(int(sizes.max()))), dtype=np.uint64)
         buf = np.empty((n_parts, 64 * p.n_moves + 1), dtype=np.int64)
     else:
         bits = np.zeros((1, 1), dtype=np.uint64)
@@ -456,7 +456,7 @@ def _expand_task(run, i, depth, bounds, dense):
     a = 0
     while True:
         a, f, mk, il = _expand_part(part.table, part.front, depth, lo, hi, a, bounds, buf, fill,
-                                    bits, dense, space.fns, p)
+                                    bits, dense, i, space.fns, p)
         check()
         found, marked, illegal = found + f, marked + mk, illegal + il
         for j in np.flatnonzero(fill):
@@ -465,9 +465,9 @@ def _expand_task(run, i, depth, bounds, dense):
         if a >= len(part.front):
             break
     if dense:
-        forms = [None if j == i else _bitmap_form(row := bits[j, :front_words(int(sizes[j]))],
-                                                  int(_popcount(row)), int(sizes[j]))
-                 for j in range(n_parts)]
+        forms = [None if j == i else _bitmap_form(
+                     row := bits[j - 1 if j > i else j, :front_words(int(sizes[j]))],
+                     int(_popcount(row)), int(sizes[j])) for j in range(n_parts)]
     else:
         forms = [None if box is None else box.form() for box in boxes]
     sent = sum(0 if form is None else form.nbytes for form in forms)
