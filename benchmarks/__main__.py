@@ -1,5 +1,5 @@
 """``python -m benchmarks [8puzzle|001|rotation|korf|korf24|blocks|permutation|scale|startup|
-gpu] [options]`` (default: 8puzzle).
+compile|gpu] [options]`` (default: 8puzzle).
 
 The compile times the suites print are real compilation: unless ``NUMBA_CACHE_DIR`` is already
 set, numba's cache goes to a throw-away folder for the run, so no kernel is loaded from an
@@ -12,19 +12,21 @@ import sys
 import tempfile
 
 SUITES = ("8puzzle", "001", "rotation", "korf", "korf24", "blocks", "permutation", "scale",
-          "startup", "gpu")
+          "startup", "compile", "gpu")
 
 
 def _main():
     args = sys.argv[1:]
     suite = args.pop(0) if args and args[0] in SUITES else "8puzzle"
-    if suite != "startup" and not os.environ.get("NUMBA_CACHE_DIR"):
+    if suite not in ("startup", "compile") and not os.environ.get("NUMBA_CACHE_DIR"):
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="puzzlelib-bench-numba-")
     import puzzlelib
 
     puzzlelib.tune()  # as the command line does: freed memory kept, threads started
     if suite == "startup":
         from .bench_startup import main
+    elif suite == "compile":
+        from .bench_compile import main
     elif suite == "001":
         from .bench_001 import main
     elif suite == "korf":
