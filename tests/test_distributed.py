@@ -336,3 +336,26 @@ def test_more_parts_than_workers(client, n_parts):
                                                   n_parts=n_parts)
     assert counts == local.counts and n_far == local.n_farthest and not stopped
     assert tally[1] == local.total  # every position expanded once
+
+
+def test_an_outbox_of_many_chunks():
+    # chunks sorted and delta-coded as they come (repeats between chunks allowed), a bitmap
+    # once they outgrow it: the ranks marked are the chunks' union either way
+    from puzzlelib.search import distributed as dist
+    from puzzlelib.search.packed import front_words, table_words
+
+    rng = np.random.default_rng(11)
+    for m, sizes in [(1 << 16, [300, 300, 300]), (1 << 12, [2000, 2000, 2000])]:
+        box = dist._Outbox(m)
+        chunks = [rng.integers(0, m, k) for k in sizes]
+        for chunk in chunks:
+            box.add(chunk)
+        form = box.form()
+        assert isinstance(form, list) == (m == 1 << 16)  # the small part's turned a bitmap
+        table = np.full(table_words(m), np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
+        front = np.zeros(front_words(m), dtype=np.uint64)
+        union = np.unique(np.concatenate(chunks))
+        assert dist._mark_form(table, front, form, 1, True) == len(union)
+        bits, count = dist._layer_bits(table, front, np.uint64(1))
+        assert list(dist._ranks_of_bits(bits, count)) == list(union)
+        assert dist._form_bytes(form) <= 8 * front_words(m) * (2 if m == 1 << 16 else 1)

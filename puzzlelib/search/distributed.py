@@ -5,15 +5,17 @@ cluster), each held by one worker for the whole search in the layout of the one-
 search (:mod:`.packed`): a position's depth modulo 3 in two bits and one frontier bit, 3/8 of
 a byte a position. Each layer is two rounds of tasks, each pinned to the worker of its part:
 
-1. **expand** (:func:`_expand_part`): part ``i`` expands its frontier with the shared step
+1. **expand** (:func:`_expand_task`, :func:`_expand_part`): part ``i`` expands its frontier with the shared step
    (:func:`.expand.push`). A child of its own ranks is marked at once, as on one machine; a
    child of part ``j`` goes into a fixed buffer for ``j``. When a buffer fills, the kernel
-   returns, the buffer is sorted into part ``j``'s *outbox*, and the kernel goes on where it
-   stopped. An outbox holds sorted ranks until they would take more room than a bitmap of part
-   ``j``'s ranks, and is a bitmap from then on, so a worker holds its part and at most a bitmap
-   a part besides. What is sent is the smaller of the two forms: the ranks delta-coded (a
-   variable-length byte string, :func:`_varint`) or the bitmap.
-2. **absorb** (:func:`_absorb_part`): part ``j`` receives its batch from every part (Dask moves
+   returns, the buffer's ranks are sorted and delta-coded (a variable-length byte string,
+   :func:`_varint`: a byte or two a rank) into part ``j``'s *outbox*, and the kernel goes on
+   where it stopped. Once an outbox's chunks would take more room than a bitmap of part
+   ``j``'s ranks it becomes that bitmap, so a worker holds its part, its buffers, and at most
+   a bitmap of every other part's ranks besides. In the large layers (:func:`_dense`) the
+   kernel sets the children's bits in such bitmaps straight away, with no sorting. What is
+   sent is the smaller form.
+2. **absorb** (:func:`_absorb_task`): part ``j`` receives its batch from every part (Dask moves
    each from the worker that made it straight to the worker of part ``j``) and marks the
    positions not reached yet with the next layer's code and frontier bit, counting them: the
    counts are exact, since only part ``j`` writes its table.
@@ -293,40 +295,71 @@ def _bitmap_form(bits, count, m):
 
 
 def _mark_form(table, front, form, code, with_front):
+    """Mark the ranks of a form (a list of forms: each in turn); returns how many were new."""
+    if isinstance(form, list):
+        return sum(_mark_form(table, front, f, code, with_front) for f in form)
     if form.dtype == np.uint8:
         return int(_mark_varint(table, front, form, np.uint64(code), with_front))
     return int(_mark_bitmap(table, front, form, np.uint64(code), with_front))
 
 
 class _Outbox:
-    """The children one part sends another in a layer: ranks as they come, then a bitmap once
-    they would take more room (see the module)."""
+    """The children one part sends another in a layer: each buffer's worth sorted and
+    delta-coded as it comes (duplicates between two such chunks are harmless: the owner marks
+    a rank once), then a bitmap once the chunks would take more room (see the module)."""
 
     def __init__(self, m):
         self.m = m
         self.chunks = []
-        self.n = 0
+        self.nbytes = 0
         self.bits = None
 
     def add(self, ranks):
         if self.bits is not None:
             _set_bits(self.bits, ranks)
             return
-        self.chunks.append(ranks.copy())
-        self.n += len(ranks)
-        if 8 * self.n > 8 * front_words(self.m):
+        data = _varint(np.unique(ranks))
+        self.chunks.append(data)
+        self.nbytes += data.nbytes
+        if self.nbytes > 8 * front_words(self.m):
             self.bits = np.zeros(front_words(self.m), dtype=np.uint64)
             for chunk in self.chunks:
-                _set_bits(self.bits, chunk)
+                _set_bits_varint(self.bits, chunk)
             self.chunks = []
 
     def form(self):
-        """What is sent: None when empty, else the smaller form."""
+        """What is sent: None when empty, a bitmap or a chunk of deltas (the smaller), or a list
+        of chunks."""
         if self.bits is not None:
             return _bitmap_form(self.bits, int(_popcount(self.bits)), self.m)
         if not self.chunks:
             return None
-        return _smaller_form(np.unique(np.concatenate(self.chunks)), self.m)
+        if len(self.chunks) > 1:
+            return self.chunks
+        data = self.chunks[0]
+        if data.nbytes > 8 * front_words(self.m):
+            bits = np.zeros(front_words(self.m), dtype=np.uint64)
+            _set_bits_varint(bits, data)
+            return bits
+        return data
+
+
+@jit
+def _set_bits_varint(bits, data):
+    """Set the bits of the ranks of the delta-coded ``data`` (:func:`_varint`)."""
+    r = -1
+    d = np.uint64(0)
+    s = np.uint64(0)
+    for k in range(data.shape[0]):
+        b = np.uint64(data[k])
+        d |= (b & np.uint64(127)) << s
+        if b < np.uint64(128):
+            r += np.int64(d) + 1
+            bits[r >> 6] |= np.uint64(1) << np.uint64(r & 63)
+            d = np.uint64(0)
+            s = np.uint64(0)
+        else:
+            s += np.uint64(7)
 
 
 @jit
@@ -386,6 +419,7 @@ def _warm(space):
     _bitmap_form(*_layer_bits(part.table, part.front, np.uint64(0)), 64)
     _popcount(empty)
     _set_bits(empty, np.zeros(1, dtype=np.int64))
+    _set_bits_varint(empty, _varint(np.zeros(1, dtype=np.int64)))
 
 
 def _layer_file(folder, i, depth):
@@ -470,9 +504,15 @@ def _expand_task(run, i, depth, bounds, dense):
                      int(_popcount(row)), int(sizes[j])) for j in range(n_parts)]
     else:
         forms = [None if box is None else box.form() for box in boxes]
-    sent = sum(0 if form is None else form.nbytes for form in forms)
+    sent = sum(_form_bytes(form) for form in forms)
     generated = found * int(p.n_moves) - illegal
     return forms, marked, found, generated, sent
+
+
+def _form_bytes(form):
+    if form is None:
+        return 0
+    return sum(f.nbytes for f in form) if isinstance(form, list) else form.nbytes
 
 
 def _piece(expanded, j):
