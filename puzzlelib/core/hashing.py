@@ -148,6 +148,10 @@ def _popcount(x):
     return _ctpop(np.int64(x))
 
 
+#: The same, for other modules.
+popcount = _popcount
+
+
 @jit
 def lowest_bit(x):
     """Index of the lowest set bit of a non-zero 64-bit integer."""
