@@ -330,12 +330,15 @@ def test_more_parts_than_workers(client, n_parts):
     puz = SlidingPuzzle("2x5")
     start = "1 2 3 4 5 6 7 8 9 0"
     local = layers(puz, start)
-    space = layers(puz, start, explain=True).run["space"]
-    r0 = int(space.fns.rank(np.array(local.start, dtype=np.uint8), space.params))
+    run = layers(puz, start, explain=True).run
+    space = run["space"]
+    r0 = int(space.fns.rank(run["state"], space.params))
     counts, far, n_far, tally, stopped = dask_bfs(client, space, space.n_ranks, [r0],
                                                   n_parts=n_parts)
     assert counts == local.counts and n_far == local.n_farthest and not stopped
     assert tally[1] == local.total  # every position expanded once
+    with pytest.raises(ValueError, match="start ranks outside"):
+        dask_bfs(client, space, space.n_ranks, [-1], n_parts=n_parts)
 
 
 def test_an_outbox_of_many_chunks():

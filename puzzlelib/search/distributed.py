@@ -52,6 +52,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..core.errors import PuzzleError, SearchLimitError
+from ..core.hashing import popcount
 from ..core.limits import (INTERRUPTED, MARGIN, RUNNING, STOP_MASK, active, check, note,
                            stop_reason, watch)
 from ..core.jit import jit, kernel
@@ -364,11 +365,10 @@ def _set_bits_varint(bits, data):
 
 @jit
 def _popcount(bits):
+    """The set bits of a bitmap."""
     n = 0
     for w in bits:
-        while w != 0:
-            w &= w - np.uint64(1)
-            n += 1
+        n += popcount(w)
     return n
 
 
@@ -747,6 +747,8 @@ def dask_bfs(client, space, n_ranks, start_ranks, progress=None, max_depth=None,
     generated, the positions expanded, the bytes sent between parts, and the workers lost on
     the way."""
     starts = np.unique(np.asarray(start_ranks, dtype=np.int64))
+    if len(starts) == 0 or starts[0] < 0 or starts[-1] >= n_ranks:
+        raise ValueError(f"start ranks outside 0..{n_ranks - 1}: {starts[:3].tolist()}")
     folder = None if checkpoint is None else str(checkpoint)
     key = {"label": space.label, "n": int(n_ranks), "starts": [int(s) for s in starts[:16]],
            "n_starts": len(starts), "search": key}
