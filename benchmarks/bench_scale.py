@@ -10,6 +10,9 @@ tables, about as long on Dask; ``--no-dask`` leaves Dask out, ``--no-tables`` th
 table against bytes). The Dask rows give the bytes sent between parts a position and the peak
 resident memory of the workers (the largest, over the whole run).
 
+``--deep D --dask`` runs them on the local kernel with ``--workers`` threads, then on a Dask
+LocalCluster of as many one-thread workers (the 2x7's two parts, 7.6 GiB each), side by side.
+
 ``--deep D`` runs only the packed 2x7 table's first ``D`` layers (15.2 GiB; ``D = 42`` reaches
 323 million positions in about a minute here): the seconds of each of its last layers, where
 the table is as large as the whole run's and the layers are large enough to time. ``--save
@@ -64,7 +67,12 @@ def main(argv=None):
     ap.add_argument("--deep", type=int, default=None, metavar="D")
     ap.add_argument("--save", default=None, metavar="FOLDER",
                     help="with --deep: save every layer in FOLDER (deleted at the end)")
+    ap.add_argument("--dask", action="store_true",
+                    help="with --deep: the same layers on a LocalCluster of --workers "
+                         "one-thread workers after the local run on as many threads")
     args = ap.parse_args(argv)
+    if args.deep is not None and args.dask:
+        return _deep_dask(args.deep, args.workers, args.csv)
     if args.deep is not None:
         return _deep(args.deep, args.csv, args.save)
     boards = BOARDS + (BIG if args.big else [])
@@ -162,6 +170,63 @@ def _deep(depth, csv, save=None):
         rows.append(("deep", "2x7", f"layer {d}" + (" saved" if save else ""), 0, 1, sec, sec,
                      res.stats.compile_seconds,
                      res.counts[d], depth, res.stats.memory_bytes, 0, 0))
+    if csv:
+        write_csv(csv, _HEADER, rows)
+    return 0
+
+
+def _deep_dask(depth, workers, csv):
+    """The 2x7's first ``depth`` layers on ``workers`` threads, then on a LocalCluster of as
+    many one-thread workers: seconds of the whole and of each of the last layers, bytes sent,
+    the workers' peak resident memory."""
+    from distributed import Client, LocalCluster
+
+    start = "1 2 3 4 5 6 7 8 9 10 11 12 13 0"
+    puz = SlidingPuzzle("2x7")
+    runs = {}
+    for how in ("local", "dask"):
+        times = []
+
+        def tick(d, count, total):
+            times.append(time.perf_counter())
+
+        if how == "local":
+            layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", table="packed", progress=False)
+            times.append(time.perf_counter())
+            res = layers(puz, start, threads=workers, table="packed", checkpoint=False,
+                         progress=tick, max_depth=depth)
+            peak = _peak_rss()
+            runs[how] = (res, times, peak)
+            continue
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
+            layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", client=client, progress=False)
+            times.append(time.perf_counter())
+            res = layers(puz, start, client=client, progress=tick, max_depth=depth)
+            peak = max(client.run(_peak_rss).values())
+        runs[how] = (res, times, peak)
+    local, dask = runs["local"][0], runs["dask"][0]
+    assert local.counts == dask.counts
+    print(f"2x7, first {depth} layers ({local.total:,} positions), {workers} threads against "
+          f"{workers} Dask workers: {local.stats.seconds:.1f} s against "
+          f"{dask.stats.seconds:.1f} s (x{dask.stats.seconds / local.stats.seconds:.2f}); "
+          f"{dask.extra['bytes_sent'] / dask.total:.2f} bytes sent a position; peak resident "
+          f"{runs['local'][2] / 2**30:.1f} GiB (this process) against "
+          f"{runs['dask'][2] / 2**30:.1f} GiB (the largest worker)")
+    rows = []
+    for how, (res, times, peak) in runs.items():
+        rows.append(("deep-dask", "2x7", f"{how}, first {depth} layers", workers, 1,
+                     res.stats.seconds, times[-1] - times[0], res.stats.compile_seconds,
+                     res.total, depth, res.stats.memory_bytes,
+                     res.extra.get("bytes_sent", 0), peak))
+    for d in range(max(1, depth - 3), depth + 1):
+        # (each run's last progress call is at depth ``depth``)
+        secs = [runs[h][1][d - depth - 1] - runs[h][1][d - depth - 2] for h in ("local", "dask")]
+        print(f"  layer {d}: {local.counts[d]:>12,} positions, {secs[0]:6.2f} s against "
+              f"{secs[1]:6.2f} s (x{secs[1] / secs[0]:.2f})")
+        for h, sec in zip(("local", "dask"), secs):
+            rows.append(("deep-dask", "2x7", f"{h}, layer {d}", workers, 1, sec, sec, 0,
+                         local.counts[d], depth, 0, 0, 0))
     if csv:
         write_csv(csv, _HEADER, rows)
     return 0

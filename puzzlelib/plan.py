@@ -447,7 +447,8 @@ def plan_layers(puzzle, start, *, threads=None, max_depth=None, max_states=None,
                               "backend 'cpu'")
         n, kind, w = _gpu_table(space, table)
     elif client is not None:
-        n, workers, w = _dask_table(space, client, table)
+        n, workers, w = _dask_table(space, client, table,
+                                    checkpoint is not None and checkpoint is not False)
         kind = "dask"
     else:
         n, kind, w = _layers_table(space, table)
@@ -571,10 +572,10 @@ def _gpu_table(space, table):
                          "one byte a position does not fit the GPU or this machine: packed")
 
 
-def _dask_table(space, client, table):
+def _dask_table(space, client, table, saves=False):
     """``(n_ranks, parts, why)`` for a search on ``client``'s workers (one packed part a
     thread), each worker's parts checked against its memory limit."""
-    from .search.distributed import part_bounds, part_bytes, worker_addresses, worker_threads
+    from .search.distributed import worker_addresses, worker_bytes, worker_threads
 
     n = space.n_ranks
     if n is None:
@@ -588,10 +589,9 @@ def _dask_table(space, client, table):
         raise PuzzleError("the Dask cluster has no workers")
     n_parts = max(worker_threads(client), 1)
     per_worker = -(-n_parts // len(workers))
-    # a part's packed table, and room for a layer's batches: a bitmap of its size for what it
-    # sends and one for what it receives (what two parts hold at the most; with more parts a
-    # dense layer may hold more, and the task's watch stops it: puzzlelib.search.distributed)
-    part = part_bytes(n, n_parts) + 2 * int(np.diff(part_bounds(n, n_parts)).max()) // 8
+    # a part's packed table, its fixed buffers and the batches on their way to it (and a
+    # bitmap of its ranks when its layers are saved): puzzlelib.search.distributed
+    part = worker_bytes(n, n_parts, space.params.n_moves, saves)
     need = per_worker * part
     limit = min((m for _, m in workers if m > 0), default=0)
     if limit and need > memory.SHARE * limit:

@@ -64,13 +64,13 @@ def test_what_cannot_run_there(client):
 
 
 def test_parts_too_big_for_the_workers():
-    # a part: its packed table (340,200 bytes) and a bitmap of the other part's ranks for what
-    # it sends and one for what it receives (226,800 bytes)
+    # a part: its packed table (340,200 bytes), its buffer and scratch (14,175 ranks each, 3
+    # rows), the batch it makes, 8 in its inbox and 2 on their way (3 bytes a rank at most)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   memory_limit="500KB", dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as c:
         with pytest.raises(PuzzleError, match=r"each of the 2 workers' parts of the 2x5 table "
-                                              r"needs 553\.7 KiB, but a table may use 390\.6 KiB \(80% of a worker's limit "
+                                              r"needs 1\.1 MiB, but a table may use 390\.6 KiB \(80% of a worker's limit "
                                               r"of 488\.3 KiB\)"):
             layers(SlidingPuzzle("2x5"), "1 2 3 4 5 6 7 8 9 0", client=c)
 
@@ -321,18 +321,22 @@ def test_a_checkpoint_path_that_cannot_be_a_folder(client, tmp_path):
             layers(SlidingPuzzle("2x3"), "1 2 3 4 5 0", client=client, checkpoint=path)
 
 
+def _2x5_search():
+    """The 2x5's full table on this machine, the plan's rank space and the start's rank."""
+    puz = SlidingPuzzle("2x5")
+    start = "1 2 3 4 5 6 7 8 9 0"
+    run = layers(puz, start, explain=True).run
+    space = run["space"]
+    return layers(puz, start), space, int(space.fns.rank(run["state"], space.params))
+
+
 @pytest.mark.parametrize("n_parts", [3, 5])
 def test_more_parts_than_workers(client, n_parts):
     # parts given round robin to the 2 workers; the small layers' children sorted, the large
     # ones' set in a bitmap a part (one row for every part but the sender)
     from puzzlelib.search.distributed import dask_bfs
 
-    puz = SlidingPuzzle("2x5")
-    start = "1 2 3 4 5 6 7 8 9 0"
-    local = layers(puz, start)
-    run = layers(puz, start, explain=True).run
-    space = run["space"]
-    r0 = int(space.fns.rank(run["state"], space.params))
+    local, space, r0 = _2x5_search()
     counts, far, n_far, tally, stopped = dask_bfs(client, space, space.n_ranks, [r0],
                                                   n_parts=n_parts)
     assert counts == local.counts and n_far == local.n_farthest and not stopped
@@ -341,24 +345,45 @@ def test_more_parts_than_workers(client, n_parts):
         dask_bfs(client, space, space.n_ranks, [-1], n_parts=n_parts)
 
 
-def test_an_outbox_of_many_chunks():
-    # chunks sorted and delta-coded as they come (repeats between chunks allowed), a bitmap
-    # once they outgrow it: the ranks marked are the chunks' union either way
+def test_a_batch_is_sorted_without_repeats():
+    # a buffer's ranks (any order, repeats) radix-sorted and delta-coded, or a bitmap of the
+    # part when that is smaller: the ranks marked are the buffer's distinct ranks either way,
+    # for parts of up to 2**40 ranks (the 3x5's parts are past 2**32)
     from puzzlelib.search import distributed as dist
-    from puzzlelib.search.packed import front_words, table_words
+    from puzzlelib.search.packed import front_words
 
     rng = np.random.default_rng(11)
-    for m, sizes in [(1 << 16, [300, 300, 300]), (1 << 12, [2000, 2000, 2000])]:
-        box = dist._Outbox(m)
-        chunks = [rng.integers(0, m, k) for k in sizes]
-        for chunk in chunks:
-            box.add(chunk)
-        form = box.form()
-        assert isinstance(form, list) == (m == 1 << 16)  # the small part's turned a bitmap
-        table = np.full(table_words(m), np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
-        front = np.zeros(front_words(m), dtype=np.uint64)
-        union = np.unique(np.concatenate(chunks))
-        assert dist._mark_form(table, front, form, 1, True) == len(union)
-        bits, count = dist._layer_bits(table, front, np.uint64(1))
-        assert list(dist._ranks_of_bits(bits, count)) == list(union)
-        assert dist._form_bytes(form) <= 8 * front_words(m) * (2 if m == 1 << 16 else 1)
+    for m, k in [(64, 1), (1 << 12, 6000), (1 << 16, 300), (10**6 + 7, 5000), (1 << 40, 3000)]:
+        ranks = rng.integers(0, m, k)
+        ranks[k // 2:] = ranks[:k - k // 2]  # half of them repeated
+        want = np.unique(ranks)
+        form = dist._batch_form(ranks.copy(), np.empty(k, dtype=np.int64), m)
+        if form.dtype == np.uint8:
+            assert len(form) < 8 * front_words(m) or m >= 1 << 40
+            assert form.tobytes() == dist._varint(want).tobytes()
+        else:
+            assert m == 1 << 12  # 6000 ranks of 4096: the bitmap (512 bytes) is smaller
+            assert list(dist._ranks_of_bits(form, len(want))) == list(want)
+
+
+@pytest.mark.parametrize("n_parts", [2, 3])
+def test_batches_are_streamed_while_the_parts_expand(monkeypatch, n_parts):
+    # buffers of a few hundred ranks: hundreds of batches a layer, each sent as its buffer
+    # fills and marked by the receiving part's worker while that part expands (in its
+    # inbox, between two slices) or straight away; the counts are the local search's
+    from puzzlelib.search import distributed as dist
+
+    monkeypatch.setattr(dist, "BUFFER_BYTES", 4096)
+    monkeypatch.setattr(dist, "SLICE_WORDS", 4)
+    calls = []
+    deliver = dist._deliver
+    monkeypatch.setattr(dist, "_deliver", lambda *a: calls.append(a[1]) or deliver(*a))
+    local, space, r0 = _2x5_search()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as c:
+        counts, far, n_far, tally, stopped = dist.dask_bfs(c, space, space.n_ranks, [r0],
+                                                           n_parts=n_parts)
+    assert counts == local.counts and n_far == local.n_farthest and tally[1] == local.total
+    assert sorted(set(calls)) == list(range(n_parts))
+    assert len(calls) > 10 * len(counts)  # many batches a layer, not one a part

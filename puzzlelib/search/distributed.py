@@ -5,26 +5,28 @@ cluster), each held by one worker for the whole search in the layout of the one-
 search (:mod:`.packed`): a position's depth modulo 3 in two bits and one frontier bit, 3/8 of
 a byte a position. Each layer is two rounds of tasks, each pinned to the worker of its part:
 
-1. **expand** (:func:`_expand_task`, :func:`_expand_part`): part ``i`` expands its frontier with the shared step
-   (:func:`.expand.push`). A child of its own ranks is marked at once, as on one machine; a
-   child of part ``j`` goes into a fixed buffer for ``j``. When a buffer fills, the kernel
-   returns, the buffer's ranks are sorted and delta-coded (a variable-length byte string,
-   :func:`_varint`: a byte or two a rank) into part ``j``'s *outbox*, and the kernel goes on
-   where it stopped. Once an outbox's chunks would take more room than a bitmap of part
-   ``j``'s ranks it becomes that bitmap, so a worker holds its part, its buffers, and at most
-   a bitmap of every other part's ranks besides. In the large layers (:func:`_dense`) the
-   kernel sets the children's bits in such bitmaps straight away, with no sorting. What is
-   sent is the smaller form.
-2. **absorb** (:func:`_absorb_task`): part ``j`` receives its batch from every part (Dask moves
-   each from the worker that made it straight to the worker of part ``j``) and marks the
-   positions not reached yet with the next layer's code and frontier bit, counting them: the
-   counts are exact, since only part ``j`` writes its table.
+1. **expand** (:func:`_expand_task`, :func:`_expand_part`): part ``i`` expands its frontier
+   with the shared step (:func:`.expand.push`), a slice of the frontier at a time. A child of
+   its own ranks is marked at once, as on one machine; a child of part ``j`` goes into a fixed
+   buffer for ``j`` (:data:`BUFFER_BYTES` in all). When a buffer fills, its ranks are sorted
+   (a radix sort) and delta-coded (:func:`_sorted_varint`: a byte to three a rank), or made a
+   bitmap of part ``j``'s ranks if that is smaller, and *sent at once* to part ``j``'s worker,
+   which marks them in ``j``'s table while ``j`` expands: between two of ``j``'s slices, or
+   straight away when ``j`` is not expanding (:func:`_deliver`, through a Dask actor on each
+   worker, :class:`_Mailbox`, whose calls go from worker to worker). So a worker holds its
+   parts, their buffers and a few batches on their way, whatever the layer. In the large
+   layers of tables whose parts' bitmaps fit the buffers (:func:`_dense`) the kernel sets the
+   children's bits in a bitmap of each other part's ranks instead, sent at the end.
+2. **absorb** (:func:`_absorb_task`), once every expansion has had its batches received: part
+   ``j`` marks any batch still waiting, saves its layer if asked, and gives its count. The
+   counts are exact: a position is counted by whoever first marks it in its part's table, and
+   only one thread writes a part's table at a time (its lock).
 
 Parts are expanded top down only: a bottom-up layer would look up the codes of neighbours in
 other parts.
 
 **Saved layers and a lost worker.** With a ``checkpoint`` folder that every worker reaches,
-each part writes the positions its ``absorb`` reached (the layer, in the smaller of the two
+each part writes the positions of its new layer (the layer, in the smaller of the two
 forms) to a file of its own, and the client then writes the folder's record of the layers
 done, each file by an atomic rename. When a worker is lost mid-layer the client gives its parts
 to the workers left (or to one that joined), has every part rebuilt from its layer files, and
@@ -41,9 +43,11 @@ stops, it cancels the tasks not started and has every worker stop the kernel it 
 returns within a few thousand positions.
 """
 
+import collections
 import functools
 import json
 import os
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -82,18 +86,23 @@ class _Part:
         m = hi - lo
         self.table = np.full(table_words(m), np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
         self.front = np.zeros(front_words(m), dtype=np.uint64)
+        self.lock = threading.Lock()  # held by whoever writes the table
+        self.inbox = collections.deque()  # batches received while the lock was held
+        self.new = 0  # positions of the layer being made marked so far
+        self.error = None  # what stopped the marking thread on this part
+        self.expanding = False  # whether its layer's expansion runs
 
 
 # -- kernels -------------------------------------------------------------------------------------
 
 @kernel
-def _expand_part(table, front, depth, lo, hi, a, bounds, buf, fill, bits, to_bits, me, fns, p):
-    """Expand the positions of depth ``depth`` among the frontier bits of words ``a``.. of a
-    part (global ranks ``lo..hi-1``), as :func:`.packed._push_words` does on one machine: a
+def _expand_part(table, front, depth, lo, hi, a, b, bounds, buf, fill, bits, to_bits, me, fns, p):
+    """Expand the positions of depth ``depth`` among the frontier bits of words ``a..b-1`` of
+    a part (global ranks ``lo..hi-1``), as :func:`.packed._push_words` does on one machine: a
     child in the part gets the next layer's code and frontier bit; a child of part ``j`` is
     written as a rank of that part to ``buf[j, fill[j]]``, or with ``to_bits`` set in the
-    bitmaps ``bits``, a row for each part but this one, part ``me``. Returns at the first word with less room left in some
-    buffer than one word's children need, or at the end.
+    bitmaps ``bits``, a row for each part but this one, part ``me``. Returns at the first word
+    with less room left in some buffer than one word's children need, or at word ``b``.
 
     Returns (the word to go on from, positions expanded, children of the part newly reached,
     moves found illegal)."""
@@ -111,8 +120,11 @@ def _expand_part(table, front, depth, lo, hi, a, bounds, buf, fill, bits, to_bit
     marked = 0
     illegal = 0
     top = 0  # the fullest buffer's count
+    for j in range(fill.shape[0]):
+        top = max(top, fill[j])
     i = a
-    while i < front.shape[0]:
+    end = min(b, front.shape[0])
+    while i < end:
         if top > room:
             break
         if (i & 255) == 0 and stop_reason() != RUNNING:
@@ -169,13 +181,21 @@ def _set_bits(bits, ranks):
 
 @jit
 def _varint(ranks):
-    """``ranks`` (sorted, distinct, at least 0) as bytes: each difference from the one before
-    (the first from -1, less one) in 7-bit groups, lowest first, the high bit set on all but a
-    number's last."""
-    out = np.empty(10 * ranks.shape[0], dtype=np.uint8)
+    """``ranks`` (sorted, at least 0) as bytes: each difference from the one before (the first
+    from -1, less one) in 7-bit groups, lowest first, the high bit set on all but a number's
+    last; a repeated rank is written once."""
+    return _code_sorted(ranks, 10)
+
+
+@jit
+def _code_sorted(ranks, per):
+    """:func:`_varint` with room for ``per`` bytes a rank."""
+    out = np.empty(per * ranks.shape[0], dtype=np.uint8)
     k = 0
     prev = -1
     for r in ranks:
+        if r == prev:
+            continue
         d = np.uint64(r - prev - 1)
         prev = r
         while d >= np.uint64(128):
@@ -261,6 +281,25 @@ def _layer_bits(table, front, code):
 
 
 @jit
+def _layer_ranks(table, front, code, limit):
+    """The first ``limit`` ranks of the positions with code ``code`` among the frontier bits
+    (a layer just made), and how many there are in all (no bitmap of the part made)."""
+    out = np.empty(limit, dtype=np.int64)
+    one = np.uint64(1)
+    n = 0
+    for i in range(front.shape[0]):
+        w = front[i]
+        while w != 0:
+            bit = trailing_zeros(w)
+            w &= w - one
+            if code_at(table, i * 64 + bit) == code:
+                if n < limit:
+                    out[n] = i * 64 + bit
+                n += 1
+    return out[:min(n, limit)].copy(), n
+
+
+@jit
 def _ranks_of_bits(bits, n):
     out = np.empty(n, dtype=np.int64)
     k = 0
@@ -304,45 +343,42 @@ def _mark_form(table, front, form, code, with_front):
     return int(_mark_bitmap(table, front, form, np.uint64(code), with_front))
 
 
-class _Outbox:
-    """The children one part sends another in a layer: each buffer's worth sorted and
-    delta-coded as it comes (duplicates between two such chunks are harmless: the owner marks
-    a rank once), then a bitmap once the chunks would take more room (see the module)."""
+@jit
+def _sorted_varint(ranks, tmp, m):
+    """The distinct values of ``ranks`` (each in ``0..m-1``) sorted and delta-coded as
+    :func:`_varint` codes them: sorted by a radix sort of 11 bits a pass (``tmp``: scratch of
+    the same length; ``ranks`` is left in some order), so that a batch costs a few
+    nanoseconds a rank, not a comparison sort's hundred."""
+    n = ranks.shape[0]
+    width = 1
+    while (np.int64(1) << width) < m:
+        width += 1
+    src = ranks
+    dst = tmp[:n]
+    count = np.empty(2049, dtype=np.int64)
+    for shift in range(0, width, 11):
+        count[:] = 0
+        for x in src:
+            count[((x >> shift) & 2047) + 1] += 1
+        for d in range(1, 2049):
+            count[d] += count[d - 1]
+        for x in src:
+            d = (x >> shift) & 2047
+            dst[count[d]] = x
+            count[d] += 1
+        src, dst = dst, src
+    return _code_sorted(src, (width + 6) // 7)
 
-    def __init__(self, m):
-        self.m = m
-        self.chunks = []
-        self.nbytes = 0
-        self.bits = None
 
-    def add(self, ranks):
-        if self.bits is not None:
-            _set_bits(self.bits, ranks)
-            return
-        data = _varint(np.unique(ranks))
-        self.chunks.append(data)
-        self.nbytes += data.nbytes
-        if self.nbytes > 8 * front_words(self.m):
-            self.bits = np.zeros(front_words(self.m), dtype=np.uint64)
-            for chunk in self.chunks:
-                _set_bits_varint(self.bits, chunk)
-            self.chunks = []
-
-    def form(self):
-        """What is sent: None when empty, a bitmap or a chunk of deltas (the smaller), or a list
-        of chunks."""
-        if self.bits is not None:
-            return _bitmap_form(self.bits, int(_popcount(self.bits)), self.m)
-        if not self.chunks:
-            return None
-        if len(self.chunks) > 1:
-            return self.chunks
-        data = self.chunks[0]
-        if data.nbytes > 8 * front_words(self.m):
-            bits = np.zeros(front_words(self.m), dtype=np.uint64)
-            _set_bits_varint(bits, data)
-            return bits
+def _batch_form(ranks, tmp, m):
+    """A batch of children for a part of ``m`` ranks (local ranks, in any order, repeats
+    allowed) as the smaller of its sorted deltas and a bitmap of the part's ranks."""
+    data = _sorted_varint(ranks, tmp, m)
+    if data.nbytes <= 8 * front_words(m):
         return data
+    bits = np.zeros(front_words(m), dtype=np.uint64)
+    _set_bits_varint(bits, data)
+    return bits
 
 
 @jit
@@ -411,7 +447,7 @@ def _warm(space):
     buf = np.zeros((2, 64 * space.params.n_moves + 1), dtype=np.int64)
     fill = np.zeros(2, dtype=np.int64)
     for dense in (False, True):
-        _expand_part(part.table, part.front, 0, 0, 64, 0, bounds, buf, fill,
+        _expand_part(part.table, part.front, 0, 0, 64, 0, 1, bounds, buf, fill,
                      np.zeros((1, 1), dtype=np.uint64), dense, 0, space.fns, space.params)
     empty = np.zeros(1, dtype=np.uint64)
     _mark_form(part.table, part.front, _varint(np.zeros(1, dtype=np.int64)), 0, True)
@@ -420,6 +456,8 @@ def _warm(space):
     _popcount(empty)
     _set_bits(empty, np.zeros(1, dtype=np.int64))
     _set_bits_varint(empty, _varint(np.zeros(1, dtype=np.int64)))
+    _batch_form(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 64)
+    _layer_ranks(part.table, part.front, np.uint64(0), 1)
 
 
 def _layer_file(folder, i, depth):
@@ -468,70 +506,235 @@ def _init_part(run, i, lo, hi, space, starts, folder, depth):
     return new
 
 
+#: Bytes of buffers a part expands into: its batches for the other parts (split between them)
+#: and, in the large layers of small tables, the bitmaps of their ranks (see :func:`_dense`).
+BUFFER_BYTES = 64 << 20
+#: Words of the frontier a part expands between two looks at the batches it received.
+SLICE_WORDS = 1 << 12
+#: Batches one part may have on their way to another before it waits for the first.
+IN_FLIGHT = 2
+#: Batches a part's inbox may hold before a call bringing another waits for it to be marked.
+INBOX = 8
+
+
+def buffer_ranks(n_parts, n_moves, m):
+    """Ranks of a part's buffer for each other part: :data:`BUFFER_BYTES` split between them,
+    no more than a 64th of a part's ranks ``m`` (a small part's buffer, 8 bytes a rank, then
+    holds as much as its packed table), and room for two words' children at least."""
+    return max(min(BUFFER_BYTES // 8 // max(n_parts - 1, 1), m // 64), 128 * int(n_moves))
+
+
+def _varint_bytes(m):
+    """The most bytes :func:`_varint` gives a rank of a part of ``m`` ranks."""
+    return max(-(-int(m - 1).bit_length() // 7), 1)
+
+
+def worker_bytes(n, n_parts, n_moves, saves=False):
+    """Bytes a part takes on its worker at the most: its packed table; its buffers and their
+    sorting scratch, or the bitmaps of a large layer (see :func:`_dense`); the batches on
+    their way to it; and, when its layers are saved, a bitmap of its ranks and its form."""
+    m = int(np.diff(part_bounds(n, n_parts)).max())
+    k = buffer_ranks(n_parts, n_moves, m)
+    bitmap = 8 * front_words(m)
+    batch = min(_varint_bytes(m) * k, bitmap)
+    sparse = 8 * k * (n_parts + 1) + batch
+    dense = (n_parts - 1) * bitmap if _may_be_dense(n, n_parts) else 0
+    return (packed_bytes(m) + max(sparse, dense) + (INBOX + (n_parts - 1) * IN_FLIGHT) * batch
+            + (2 * bitmap if saves else 0))
+
+
+_MARKER = []  # (the queue of the parts with batches to mark, its thread), once started
+_MARKER_LOCK = threading.Lock()
+
+
+def _drain(part):
+    """Mark the batches in ``part``'s inbox (its lock held)."""
+    while part.inbox:
+        depth, form = part.inbox.popleft()
+        part.new += _mark_form(part.table, part.front, form, (depth + 1) % 3, True)
+
+
+def _help(part):
+    """Mark ``part``'s inbox if nobody writes its table now (for a part that waits)."""
+    if part is not None and part.inbox and part.lock.acquire(blocking=False):
+        try:
+            _drain(part)
+        finally:
+            part.lock.release()
+
+
+def _marker(parts):
+    """This process's marking thread: marks the batches of each part handed to it, unless the
+    part is expanding (it marks them itself once its own batches are sent); an error is kept
+    for the part's next task."""
+    while True:
+        part = parts.get()
+        if part.expanding:
+            continue
+        try:
+            with part.lock:
+                _drain(part)
+        except BaseException as e:  # noqa: BLE001 (raised again by the part's next task)
+            part.error = e
+
+
+def _deliver(run, j, depth, form, own=None):
+    """Give part ``j`` (of ``run``, held in this process) a batch of its children of layer
+    ``depth``: put in its inbox, to be marked by the part once it has sent its own batches
+    (or sooner if the inbox fills), or by this process's marking thread (:func:`_marker`)
+    when the part is not expanding; the sender need not wait for the marking. While the inbox
+    is full this waits, marking the batches of ``own`` (the sender's part, if in this
+    process) meanwhile. False when the part is not here (any more)."""
+    part = _PARTS.get((run, j))
+    if part is None:
+        return False
+    while len(part.inbox) >= INBOX and (run, j) in _PARTS:
+        _help(own)
+        time.sleep(0.001)
+    part.inbox.append((depth, form))
+    if not _MARKER:
+        with _MARKER_LOCK:
+            if not _MARKER:
+                import queue
+                parts = queue.SimpleQueue()
+                thread = threading.Thread(target=_marker, args=(parts,), daemon=True,
+                                          name="puzzlelib-marker")
+                thread.start()
+                _MARKER.append((parts, thread))
+    _MARKER[0][0].put(part)
+    return True
+
+
+class _Mailbox:
+    """A worker's door for batches (a Dask actor: another worker's call runs here, in the
+    worker's actor thread, while its tasks run)."""
+
+    def put(self, run, j, depth, form):
+        return _deliver(run, j, depth, form)
+
+
+class _Sender:
+    """A part's batches on their way to the other parts while it expands: a part held by this
+    worker gets them straight away, another through its worker's mailbox, with at most
+    :data:`IN_FLIGHT` on their way to each before the part waits (marking its own inbox
+    meanwhile, so that two parts waiting for each other go on)."""
+
+    def __init__(self, run, i, depth, owner, mailboxes):
+        from distributed import get_worker
+
+        self.run, self.i, self.depth = run, i, depth
+        self.part = _PARTS[(run, i)]
+        self.owner, self.mailboxes = owner, mailboxes
+        self.here = get_worker().address
+        self.flying = {}
+        self.sent = 0
+
+    def send(self, j, form):
+        self.sent += form.nbytes
+        if self.owner[j] == self.here:
+            if not _deliver(self.run, j, self.depth, form, self.part):
+                raise WorkerLost(self.here)  # (this run's parts were let go here)
+            return
+        queue = self.flying.setdefault(j, collections.deque())
+        while len(queue) >= IN_FLIGHT:
+            self._wait(queue.popleft())
+        queue.append(self.mailboxes[self.owner[j]].put(self.run, j, self.depth, form))
+
+    def finish(self):
+        """Wait until every batch sent has been received."""
+        for queue in self.flying.values():
+            while queue:
+                self._wait(queue.popleft())
+
+    def _wait(self, future):
+        pause = 0.0005
+        while not future.done():
+            check()
+            if (self.run, self.i) not in _PARTS:  # the client gave this run up (a lost worker)
+                raise WorkerLost(self.here)
+            _help(self.part)
+            time.sleep(pause)
+            pause = min(2 * pause, 0.02)
+        if not future.result():
+            raise WorkerLost(self.owner[self.i])
+
+
 @_watched
-def _expand_task(run, i, depth, bounds, dense):
-    """Expand part ``i``'s layer ``depth``: its children in other parts set in a bitmap a part
-    when ``dense`` (as many children as a bitmap's bytes are expected), else collected in
-    buffers and outboxes (see the module)."""
+def _expand_task(run, i, depth, bounds, dense, owner, mailboxes):
+    """Expand part ``i``'s layer ``depth``, streaming its children in other parts to them as it
+    goes: in buffers sent as sorted batches whenever one fills, or when ``dense`` (as many
+    children as a bitmap's bytes are expected, and the bitmaps fit :data:`BUFFER_BYTES`) set
+    in a bitmap a part, sent at the end (see the module). The batches it receives meanwhile
+    are marked once its own are sent (when every part's bitmaps go at the end of a layer,
+    each part then marks what it received while the others do), or between two slices of its
+    frontier once its inbox is half full. Returns (positions expanded, children generated,
+    bytes sent)."""
     part = _PARTS[(run, i)]
     space, lo, hi = part.space, part.lo, part.hi
     p = space.params
     n_parts = len(bounds) - 1
     sizes = np.diff(bounds)
+    k = buffer_ranks(n_parts, p.n_moves, int(sizes.max()))
     if dense:
         bits = np.zeros((n_parts - 1, front_words(int(sizes.max()))), dtype=np.uint64)
         buf = np.empty((n_parts, 64 * p.n_moves + 1), dtype=np.int64)
+        tmp = np.empty(0, dtype=np.int64)
     else:
         bits = np.zeros((1, 1), dtype=np.uint64)
-        buf = np.empty((n_parts, max(BUFFER, 128 * p.n_moves)), dtype=np.int64)
-    boxes = [None if j == i else _Outbox(int(sizes[j])) for j in range(n_parts)]
+        buf = np.empty((n_parts, k), dtype=np.int64)
+        tmp = np.empty(k, dtype=np.int64)
+    room = buf.shape[1] - 64 * p.n_moves
+    out = _Sender(run, i, depth, owner, mailboxes)
     fill = np.zeros(n_parts, dtype=np.int64)
-    found = marked = illegal = 0
+    found = illegal = 0
     a = 0
-    while True:
-        a, f, mk, il = _expand_part(part.table, part.front, depth, lo, hi, a, bounds, buf, fill,
-                                    bits, dense, i, space.fns, p)
-        check()
-        found, marked, illegal = found + f, marked + mk, illegal + il
+    words = len(part.front)
+    part.expanding = True
+    try:
+        while a < words:
+            with part.lock:
+                a, f, mk, il = _expand_part(part.table, part.front, depth, lo, hi, a,
+                                            a + SLICE_WORDS, bounds, buf, fill, bits, dense, i,
+                                            space.fns, p)
+                part.new += mk
+                if len(part.inbox) >= INBOX // 2:
+                    _drain(part)
+            check()
+            if part.error is not None:
+                raise part.error
+            found, illegal = found + f, illegal + il
+            for j in np.flatnonzero(fill > room):
+                out.send(j, _batch_form(buf[j, :fill[j]], tmp, int(sizes[j])))
+                fill[j] = 0
         for j in np.flatnonzero(fill):
-            boxes[j].add(buf[j, :fill[j]])
-        fill[:] = 0
-        if a >= len(part.front):
-            break
-    if dense:
-        forms = [None if j == i else _bitmap_form(
-                     row := bits[j - 1 if j > i else j, :front_words(int(sizes[j]))],
-                     int(_popcount(row)), int(sizes[j])) for j in range(n_parts)]
-    else:
-        forms = [None if box is None else box.form() for box in boxes]
-    sent = sum(_form_bytes(form) for form in forms)
-    generated = found * int(p.n_moves) - illegal
-    return forms, marked, found, generated, sent
-
-
-def _form_bytes(form):
-    if form is None:
-        return 0
-    return sum(f.nbytes for f in form) if isinstance(form, list) else form.nbytes
-
-
-def _piece(expanded, j):
-    return expanded[0][j]
-
-
-def _tally(expanded):
-    return expanded[1:]
+            out.send(j, _batch_form(buf[j, :fill[j]], tmp, int(sizes[j])))
+        if dense:
+            for j in range(n_parts):
+                if j != i:
+                    row = bits[j - 1 if j > i else j, :front_words(int(sizes[j]))]
+                    count = int(_popcount(row))
+                    if count:
+                        out.send(j, _bitmap_form(row, count, int(sizes[j])))
+    finally:
+        part.expanding = False
+    with part.lock:
+        _drain(part)
+    out.finish()
+    return found, found * int(p.n_moves) - illegal, out.sent
 
 
 @_watched
-def _absorb_task(run, j, depth, folder, *forms):
+def _absorb_task(run, j, depth, folder, *expanded):
+    """Part ``j``'s layer ``depth + 1`` is made (every part's expansion, given as
+    ``expanded``, has had its batches received): mark what is left in its inbox, save the
+    layer to ``folder`` if given, and return how many positions it holds."""
     part = _PARTS[(run, j)]
     code = (depth + 1) % 3
-    new = 0
-    for form in forms:
-        if form is not None:
-            new += _mark_form(part.table, part.front, form, code, True)
-        check()
+    with part.lock:
+        _drain(part)
+        new, part.new = part.new, 0
+    if part.error is not None:
+        raise part.error
     if folder is not None:
         bits, count = _layer_bits(part.table, part.front, np.uint64(code))
         _save_layer(folder, j, depth + 1, _bitmap_form(bits, int(count), part.hi - part.lo))
@@ -540,8 +743,8 @@ def _absorb_task(run, j, depth, folder, *forms):
 
 def _last_layer(run, i, depth, limit):
     part = _PARTS[(run, i)]
-    bits, count = _layer_bits(part.table, part.front, np.uint64(depth % 3))
-    return _ranks_of_bits(bits, min(int(count), limit)) + part.lo, int(count)
+    ranks, count = _layer_ranks(part.table, part.front, np.uint64(depth % 3), limit)
+    return ranks + part.lo, int(count)
 
 
 def _drop_part(run, i):
@@ -666,12 +869,19 @@ class _Cluster:
         self.n_parts = n_parts
         self.lost = 0
         self._looked = 0.0
+        self.mailbox_futures = []
+        self.mailboxes = {}
 
     def assign(self):
         """Give the parts to the workers there are now, round robin, under a new run."""
         workers = self._wait_for_workers()
         self.owner = [workers[i % len(workers)] for i in range(self.n_parts)]
         self.run = uuid.uuid4().hex
+        held = sorted(set(self.owner))
+        self.mailbox_futures = [self.client.submit(_Mailbox, workers=[w], actor=True,
+                                                   allow_other_workers=False, pure=False)
+                                for w in held]
+        self.mailboxes = dict(zip(held, self.gather(self.mailbox_futures)))
 
     def _wait_for_workers(self, patience=60.0):
         t0 = time.monotonic()
@@ -722,8 +932,9 @@ class _Cluster:
 
     def forget(self):
         """Cancel what this run still has to do and let its parts go (without waiting)."""
-        pending = [f for f in self.submitted if not f.done()]
+        pending = [f for f in self.submitted if not f.done()] + self.mailbox_futures
         self.submitted = []
+        self.mailbox_futures, self.mailboxes = [], {}
         try:
             self.client.cancel(pending)
         except Exception:  # noqa: BLE001
@@ -817,21 +1028,19 @@ def _search(cl, space, bounds, starts, counts, folder, key, progress, max_depth,
         if max_depth is not None and depth >= max_depth:
             return counts, True
         dense = _dense(counts[-1] * branching / n, n_ranks, n)
-        expanded = [cl.on(i, _expand_task, cl.run, i, depth, bounds, dense) for i in range(n)]
-        absorbed = [cl.on(j, _absorb_task, cl.run, j, depth, folder,
-                          *[cl.on(i, _piece, expanded[i], j) for i in range(n)])
+        expanded = [cl.on(i, _expand_task, cl.run, i, depth, bounds, dense, cl.owner,
+                          cl.mailboxes) for i in range(n)]
+        absorbed = [cl.on(j, _absorb_task, cl.run, j, depth, folder, *expanded)
                     for j in range(n)]
-        tallies = [cl.on(i, _tally, expanded[i]) for i in range(n)]
-        got = cl.gather(absorbed + tallies)  # one wait for both
+        got = cl.gather(absorbed + expanded)  # one wait for both
         new, mine = int(sum(got[:n])), got[n:]
         cl.submitted = []
-        del expanded, absorbed, tallies
-        new += sum(int(t[0]) for t in mine)
-        for _, found, generated, sent in mine:
+        del expanded, absorbed
+        for found, generated, sent in mine:
             tally[:3] += (generated, found, sent)
-        found = sum(int(t[1]) for t in mine)
+        found = sum(int(t[0]) for t in mine)
         if found:
-            branching = sum(int(t[2]) for t in mine) / found
+            branching = sum(int(t[1]) for t in mine) / found
         if new == 0:
             return counts, False
         counts = counts + [new]
@@ -844,12 +1053,21 @@ def _search(cl, space, bounds, starts, counts, folder, key, progress, max_depth,
             progress(depth, new, sum(counts))
 
 
+def _may_be_dense(n_ranks, n_parts):
+    """Whether the bitmaps of the other parts' ranks that a part's large layers would set fit
+    in :data:`BUFFER_BYTES` (else every layer sends sorted batches)."""
+    m = int(np.diff(part_bounds(n_ranks, n_parts)).max())
+    return (n_parts - 1) * 8 * front_words(m) <= BUFFER_BYTES
+
+
 def _dense(children, n_ranks, n_parts):
-    """Whether a part that makes ``children`` children sends them as bitmaps (see the module):
-    when the ranks would take as much room as the bitmaps of the other parts, or when those
-    bitmaps take no more room than the part's own table and sorting the ranks would take
-    longer than clearing and reading the bitmaps (about 100 ns a rank against 0.5 ns a
-    byte)."""
+    """Whether a part that makes ``children`` children sets them in bitmaps of the other parts'
+    ranks rather than sending sorted batches (see the module): only when those bitmaps fit
+    (:func:`_may_be_dense`), and then when the ranks would take as much room as the bitmaps,
+    or when the bitmaps take no more room than the part's own table and sorting the ranks
+    would take longer than clearing and reading the bitmaps."""
+    if not _may_be_dense(n_ranks, n_parts):
+        return False
     m = n_ranks / n_parts
     bitmaps = (n_ranks - m) / 8
     return 8 * children >= bitmaps or (bitmaps <= 3 * m / 8 and 200 * children >= bitmaps)
