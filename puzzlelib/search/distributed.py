@@ -1,6 +1,7 @@
 """Layered breadth-first search on a Dask cluster: the rank space split into packed parts.
 
-The ranks ``0..n-1`` are cut into ``P`` contiguous *parts* (by default one per thread of the
+The ranks ``0..n-1`` are dealt into ``P`` *parts* in blocks of 4096 (block ``b`` to part
+``b % P``, so that every layer is shared about evenly; by default one part per thread of the
 cluster), each held by one worker for the whole search in the layout of the one-machine packed
 search (:mod:`.packed`): a position's depth modulo 3 in two bits and one frontier bit, 3/8 of
 a byte a position. Each layer is two rounds of tasks, each pinned to the worker of its part:
@@ -69,7 +70,7 @@ _PARTS = {}
 #: Children a part's buffer for another part holds before they go to its outbox.
 BUFFER = 1 << 17
 #: The format of a checkpoint folder's record.
-CHECKPOINT_FORMAT = "puzzlelib-dask-layers-1"
+CHECKPOINT_FORMAT = "puzzlelib-dask-layers-2"
 #: How often (seconds) the client asks the scheduler which workers are left while it waits.
 LOOK_FOR_LOST = 1.0
 
@@ -78,12 +79,42 @@ class WorkerLost(Exception):
     """A worker holding a part left the cluster (the client recovers from the saved layers)."""
 
 
-class _Part:
-    """A part's packed table on its worker: ranks ``lo..hi-1`` at local ranks ``0..hi-lo-1``."""
+#: Ranks are dealt to the parts in blocks of ``2**BLOCK_SHIFT`` (a whole number of table and
+#: frontier words), block ``b`` to part ``b % P``: a layer's positions, which gather in some
+#: stretches of ranks, are then shared about evenly among the parts (with a part a half of
+#: the ranks, the 2x7's first 50 layers fell mostly in one and took 2.4 times as long).
+BLOCK_SHIFT = 12
+_BLOCK_MASK = (1 << BLOCK_SHIFT) - 1
 
-    def __init__(self, space, lo, hi):
-        self.space, self.lo, self.hi = space, lo, hi
-        m = hi - lo
+
+def part_sizes(n, n_parts):
+    """The ranks of each of ``n_parts`` parts of the ranks ``0..n-1`` (see :data:`BLOCK_SHIFT`)."""
+    full, tail = divmod(n, 1 << BLOCK_SHIFT)
+    sizes = np.array([max(0, (full - i + n_parts - 1) // n_parts) << BLOCK_SHIFT
+                      for i in range(n_parts)], dtype=np.int64)
+    sizes[full % n_parts] += tail
+    return sizes
+
+
+def global_ranks(local, i, n_parts):
+    """The ranks of the local ranks ``local`` of part ``i`` (of ``n_parts``)."""
+    local = np.asarray(local, dtype=np.int64)
+    return (((local >> BLOCK_SHIFT) * n_parts + i) << BLOCK_SHIFT) | (local & _BLOCK_MASK)
+
+
+def local_ranks(ranks, n_parts):
+    """``(part, local rank)`` of each of ``ranks``."""
+    ranks = np.asarray(ranks, dtype=np.int64)
+    block = ranks >> BLOCK_SHIFT
+    return block % n_parts, ((block // n_parts) << BLOCK_SHIFT) | (ranks & _BLOCK_MASK)
+
+
+class _Part:
+    """A part's packed table on its worker: part ``i`` of ``n_parts``, ``m`` ranks (see
+    :data:`BLOCK_SHIFT`)."""
+
+    def __init__(self, space, i, n_parts, m):
+        self.space, self.i, self.n_parts, self.m = space, i, n_parts, m
         self.table = np.full(table_words(m), np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
         self.front = np.zeros(front_words(m), dtype=np.uint64)
         self.lock = threading.Lock()  # held by whoever writes the table
@@ -96,13 +127,14 @@ class _Part:
 # -- kernels -------------------------------------------------------------------------------------
 
 @kernel
-def _expand_part(table, front, depth, lo, hi, a, b, bounds, buf, fill, bits, to_bits, me, fns, p):
-    """Expand the positions of depth ``depth`` among the frontier bits of words ``a..b-1`` of
-    a part (global ranks ``lo..hi-1``), as :func:`.packed._push_words` does on one machine: a
+def _expand_part(table, front, depth, me, n_parts, a, quota, buf, fill, bits, to_bits, fns, p):
+    """Expand the positions of depth ``depth`` among the frontier bits of words ``a..`` of a
+    part, part ``me`` of ``n_parts`` (see :data:`BLOCK_SHIFT`), as :func:`.packed._push_words` does on one machine: a
     child in the part gets the next layer's code and frontier bit; a child of part ``j`` is
     written as a rank of that part to ``buf[j, fill[j]]``, or with ``to_bits`` set in the
-    bitmaps ``bits``, a row for each part but this one, part ``me``. Returns at the first word
-    with less room left in some buffer than one word's children need, or at word ``b``.
+    bitmaps ``bits``, a row for each part but this one. Returns at the first word
+    with less room left in some buffer than one word's children need, or once ``quota``
+    positions are expanded, or at the end.
 
     Returns (the word to go on from, positions expanded, children of the part newly reached,
     moves found illegal)."""
@@ -123,9 +155,8 @@ def _expand_part(table, front, depth, lo, hi, a, b, bounds, buf, fill, bits, to_
     for j in range(fill.shape[0]):
         top = max(top, fill[j])
     i = a
-    end = min(b, front.shape[0])
-    while i < end:
-        if top > room:
+    while i < front.shape[0]:
+        if top > room or found >= quota:
             break
         if (i & 255) == 0 and stop_reason() != RUNNING:
             break  # (the task's watch raises)
@@ -144,12 +175,15 @@ def _expand_part(table, front, depth, lo, hi, a, b, bounds, buf, fill, bits, to_
                     stale |= one << np.uint64(bit)
                 continue
             found += 1
-            nk = push(fns, lo + r, p, base, state, kids, 0, todo, memo)
+            g = (((r >> BLOCK_SHIFT) * n_parts + me) << BLOCK_SHIFT) | (r & _BLOCK_MASK)
+            nk = push(fns, g, p, base, state, kids, 0, todo, memo)
             illegal += p.n_moves - nk
             for t in range(nk):
                 r2 = kids[t]
-                if r2 >= lo and r2 < hi:
-                    x = r2 - lo
+                b2 = r2 >> BLOCK_SHIFT
+                j = b2 % n_parts
+                x = ((b2 // n_parts) << BLOCK_SHIFT) | (r2 & _BLOCK_MASK)
+                if j == me:
                     wi = x >> 5
                     sh = np.uint64((x & 31) << 1)
                     if ((table[wi] >> sh) & np.uint64(3)) == np.uint64(3):
@@ -157,13 +191,10 @@ def _expand_part(table, front, depth, lo, hi, a, b, bounds, buf, fill, bits, to_
                         front[x >> 6] |= one << np.uint64(x & 63)
                         marked += 1
                 elif to_bits:
-                    j = np.searchsorted(bounds, r2, side="right") - 1
-                    x = r2 - bounds[j]
                     bits[j - 1 if j > me else j, x >> 6] |= one << np.uint64(x & 63)
                 else:
-                    j = np.searchsorted(bounds, r2, side="right") - 1
                     f = fill[j]
-                    buf[j, f] = r2 - bounds[j]
+                    buf[j, f] = x
                     fill[j] = f + 1
                     if f + 1 > top:
                         top = f + 1
@@ -442,13 +473,12 @@ def _halt():
 
 def _warm(space):
     """Compile the kernels in this worker's process (or load them from numba's cache)."""
-    part = _Part(space, 0, 64)
-    bounds = np.array([0, 64, 128], dtype=np.int64)
+    part = _Part(space, 0, 2, 64)
     buf = np.zeros((2, 64 * space.params.n_moves + 1), dtype=np.int64)
     fill = np.zeros(2, dtype=np.int64)
     for dense in (False, True):
-        _expand_part(part.table, part.front, 0, 0, 64, 0, 1, bounds, buf, fill,
-                     np.zeros((1, 1), dtype=np.uint64), dense, 0, space.fns, space.params)
+        _expand_part(part.table, part.front, 0, 0, 2, 0, 1, buf, fill,
+                     np.zeros((1, 1), dtype=np.uint64), dense, space.fns, space.params)
     empty = np.zeros(1, dtype=np.uint64)
     _mark_form(part.table, part.front, _varint(np.zeros(1, dtype=np.int64)), 0, True)
     _mark_form(part.table, part.front, empty, 0, True)
@@ -479,13 +509,13 @@ def _save_layer(folder, i, depth, form):
 
 
 @_watched
-def _init_part(run, i, lo, hi, space, starts, folder, depth):
+def _init_part(run, i, n_parts, m, space, starts, folder, depth):
     """Make part ``i``: the starts marked (``depth`` None), or its layers ``0..depth`` read
     from ``folder``; with ``folder``, a new part's layer 0 is saved there."""
-    part = _Part(space, lo, hi)
+    part = _Part(space, i, n_parts, m)
     if depth is None:
-        mine = starts[(starts >= lo) & (starts < hi)] - lo
-        form = _smaller_form(mine, hi - lo)
+        owner, local = local_ranks(starts, n_parts)
+        form = _smaller_form(local[owner == i], m)
         new = _mark_form(part.table, part.front, form, 0, True)
         if folder is not None:
             _save_layer(folder, i, 0, form)
@@ -509,8 +539,8 @@ def _init_part(run, i, lo, hi, space, starts, folder, depth):
 #: Bytes of buffers a part expands into: its batches for the other parts (split between them)
 #: and, in the large layers of small tables, the bitmaps of their ranks (see :func:`_dense`).
 BUFFER_BYTES = 64 << 20
-#: Words of the frontier a part expands between two looks at the batches it received.
-SLICE_WORDS = 1 << 12
+#: Positions a part expands between two looks at the batches it received (and at a stop).
+SLICE = 1 << 18
 #: Batches one part may have on their way to another before it waits for the first.
 IN_FLIGHT = 2
 #: Batches a part's inbox may hold before a call bringing another waits for it to be marked.
@@ -533,7 +563,7 @@ def worker_bytes(n, n_parts, n_moves, saves=False):
     """Bytes a part takes on its worker at the most: its packed table; its buffers and their
     sorting scratch, or the bitmaps of a large layer (see :func:`_dense`); the batches on
     their way to it; and, when its layers are saved, a bitmap of its ranks and its form."""
-    m = int(np.diff(part_bounds(n, n_parts)).max())
+    m = int(part_sizes(n, n_parts).max())
     k = buffer_ranks(n_parts, n_moves, m)
     bitmap = 8 * front_words(m)
     batch = min(_varint_bytes(m) * k, bitmap)
@@ -660,7 +690,7 @@ class _Sender:
 
 
 @_watched
-def _expand_task(run, i, depth, bounds, dense, owner, mailboxes):
+def _expand_task(run, i, depth, sizes, dense, owner, mailboxes):
     """Expand part ``i``'s layer ``depth``, streaming its children in other parts to them as it
     goes: in buffers sent as sorted batches whenever one fills, or when ``dense`` (as many
     children as a bitmap's bytes are expected, and the bitmaps fit :data:`BUFFER_BYTES`) set
@@ -670,10 +700,9 @@ def _expand_task(run, i, depth, bounds, dense, owner, mailboxes):
     frontier once its inbox is half full. Returns (positions expanded, children generated,
     bytes sent)."""
     part = _PARTS[(run, i)]
-    space, lo, hi = part.space, part.lo, part.hi
+    space = part.space
     p = space.params
-    n_parts = len(bounds) - 1
-    sizes = np.diff(bounds)
+    n_parts = len(sizes)
     k = buffer_ranks(n_parts, p.n_moves, int(sizes.max()))
     if dense:
         bits = np.zeros((n_parts - 1, front_words(int(sizes.max()))), dtype=np.uint64)
@@ -693,9 +722,8 @@ def _expand_task(run, i, depth, bounds, dense, owner, mailboxes):
     try:
         while a < words:
             with part.lock:
-                a, f, mk, il = _expand_part(part.table, part.front, depth, lo, hi, a,
-                                            a + SLICE_WORDS, bounds, buf, fill, bits, dense, i,
-                                            space.fns, p)
+                a, f, mk, il = _expand_part(part.table, part.front, depth, i, n_parts, a,
+                                            SLICE, buf, fill, bits, dense, space.fns, p)
                 part.new += mk
                 if len(part.inbox) >= INBOX // 2:
                     _drain(part)
@@ -737,14 +765,14 @@ def _absorb_task(run, j, depth, folder, *expanded):
         raise part.error
     if folder is not None:
         bits, count = _layer_bits(part.table, part.front, np.uint64(code))
-        _save_layer(folder, j, depth + 1, _bitmap_form(bits, int(count), part.hi - part.lo))
+        _save_layer(folder, j, depth + 1, _bitmap_form(bits, int(count), part.m))
     return new
 
 
 def _last_layer(run, i, depth, limit):
     part = _PARTS[(run, i)]
     ranks, count = _layer_ranks(part.table, part.front, np.uint64(depth % 3), limit)
-    return ranks + part.lo, int(count)
+    return global_ranks(ranks, i, part.n_parts), int(count)
 
 
 def _drop_part(run, i):
@@ -787,19 +815,6 @@ def warm_workers(client, space):
                                  pure=False) for w in workers])
 
 
-def part_bounds(n, n_parts):
-    """Where each of ``n_parts`` parts of ranks ``0..n-1`` starts (and ``n`` at the end): every
-    part but the last a whole number of frontier words (64 ranks)."""
-    cuts = (np.linspace(0, n, n_parts + 1) // 64).astype(np.int64) * 64
-    cuts[-1] = n
-    return np.maximum.accumulate(cuts)
-
-
-def part_bytes(n, n_parts):
-    """Bytes of the largest part's packed table."""
-    return packed_bytes(int(np.diff(part_bounds(n, n_parts)).max()))
-
-
 #: Bytes a position the saved layers of a whole search may take (the 2x5's folder on two
 #: parts held 1.03; a margin on top).
 SAVED_BYTES = 1.25
@@ -831,7 +846,7 @@ def _record_path(folder):
 
 
 def _read_record(folder, key):
-    """The layers a checkpoint folder records for a search of ``key``: ``(bounds, counts)``,
+    """The layers a checkpoint folder records for a search of ``key``: ``(parts, counts)``,
     or None when it holds none. A folder of another search is refused."""
     path = _record_path(folder)
     if not path.exists():
@@ -847,14 +862,18 @@ def _read_record(folder, key):
         raise PuzzleError(f"checkpoint folder {folder} holds the layers of another search "
                           f"({rec['key']['label']} from rank {rec['key']['starts'][:3]}); give "
                           f"another folder")
-    return np.array(rec["bounds"], dtype=np.int64), [int(c) for c in rec["counts"]]
+    if rec.get("block_shift") != BLOCK_SHIFT:
+        raise PuzzleError(f"checkpoint folder {folder}: its parts are cut otherwise (blocks of "
+                          f"2**{rec.get('block_shift')} ranks); give another folder")
+    return int(rec["parts"]), [int(c) for c in rec["counts"]]
 
 
-def _write_record(folder, key, bounds, counts):
+def _write_record(folder, key, n_parts, counts):
     path = _record_path(folder)
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     tmp.write_text(json.dumps({"format": CHECKPOINT_FORMAT, "key": key,
-                               "bounds": [int(b) for b in bounds], "counts": counts}))
+                               "parts": int(n_parts), "block_shift": BLOCK_SHIFT,
+                               "counts": counts}))
     os.replace(tmp, path)
 
 
@@ -968,19 +987,19 @@ def dask_bfs(client, space, n_ranks, start_ranks, progress=None, max_depth=None,
         _prepare_folder(Path(folder), n_ranks)
         record = _read_record(folder, key)
     if record is not None:
-        bounds, counts = record
+        n_parts, counts = record
     else:
         if n_parts is None:
             n_parts = max(worker_threads(client), 1)
-        bounds = part_bounds(n_ranks, int(n_parts))
         counts = None
-    cl = _Cluster(client, len(bounds) - 1)
+    sizes = part_sizes(n_ranks, int(n_parts))
+    cl = _Cluster(client, len(sizes))
     tally = np.zeros(4, dtype=np.int64)
     stopping = True
     try:
         while True:
             try:
-                counts, stopped = _search(cl, space, bounds, starts, counts, folder, key,
+                counts, stopped = _search(cl, space, sizes, starts, counts, folder, key,
                                           progress, max_depth, tally)
                 depth = len(counts) - 1
                 last = cl.gather([cl.on(i, _last_layer, cl.run, i, depth, farthest_limit)
@@ -996,7 +1015,7 @@ def dask_bfs(client, space, n_ranks, start_ranks, progress=None, max_depth=None,
                 cl.forget()
                 rec = _read_record(folder, key)
                 counts = None if rec is None else rec[1]
-        far = np.concatenate([ranks for ranks, _ in last])[:farthest_limit]
+        far = np.sort(np.concatenate([ranks for ranks, _ in last]))[:farthest_limit]
         n_far = sum(k for _, k in last)
         stopping = False
     finally:
@@ -1007,20 +1026,20 @@ def dask_bfs(client, space, n_ranks, start_ranks, progress=None, max_depth=None,
     return counts, far, int(n_far), tally, stopped
 
 
-def _search(cl, space, bounds, starts, counts, folder, key, progress, max_depth, tally):
+def _search(cl, space, sizes, starts, counts, folder, key, progress, max_depth, tally):
     """Make (or rebuild from ``folder``, after the layers ``counts``) the parts, then the
     layers; returns the counts and whether ``max_depth`` stopped it."""
     cl.assign()
     n = cl.n_parts
     depth = None if counts is None else len(counts) - 1
-    made = cl.gather([cl.on(i, _init_part, cl.run, i, int(bounds[i]), int(bounds[i + 1]),
+    made = cl.gather([cl.on(i, _init_part, cl.run, i, n, int(sizes[i]),
                             space, starts, folder, depth) for i in range(n)])
     if counts is None:
         counts = [int(sum(made))]
         if folder is not None:
-            _write_record(folder, key, bounds, counts)
+            _write_record(folder, key, n, counts)
     depth = len(counts) - 1
-    n_ranks = int(bounds[-1])
+    n_ranks = int(sizes.sum())
     branching = 2.0  # children a position, measured after each layer
     if progress is not None:
         progress(depth, counts[-1], sum(counts))
@@ -1028,7 +1047,7 @@ def _search(cl, space, bounds, starts, counts, folder, key, progress, max_depth,
         if max_depth is not None and depth >= max_depth:
             return counts, True
         dense = _dense(counts[-1] * branching / n, n_ranks, n)
-        expanded = [cl.on(i, _expand_task, cl.run, i, depth, bounds, dense, cl.owner,
+        expanded = [cl.on(i, _expand_task, cl.run, i, depth, sizes, dense, cl.owner,
                           cl.mailboxes) for i in range(n)]
         absorbed = [cl.on(j, _absorb_task, cl.run, j, depth, folder, *expanded)
                     for j in range(n)]
@@ -1046,7 +1065,7 @@ def _search(cl, space, bounds, starts, counts, folder, key, progress, max_depth,
         counts = counts + [new]
         depth += 1
         if folder is not None:
-            _write_record(folder, key, bounds, counts)
+            _write_record(folder, key, n, counts)
         note(depth, sum(counts))
         check()
         if progress is not None:
@@ -1056,7 +1075,7 @@ def _search(cl, space, bounds, starts, counts, folder, key, progress, max_depth,
 def _may_be_dense(n_ranks, n_parts):
     """Whether the bitmaps of the other parts' ranks that a part's large layers would set fit
     in :data:`BUFFER_BYTES` (else every layer sends sorted batches)."""
-    m = int(np.diff(part_bounds(n_ranks, n_parts)).max())
+    m = int(part_sizes(n_ranks, n_parts).max())
     return (n_parts - 1) * 8 * front_words(m) <= BUFFER_BYTES
 
 
