@@ -314,6 +314,19 @@ def test_a_damaged_layer_file_is_one_line(client, tmp_path):
         layers(puz, "1 2 3 4 5 0", client=client, checkpoint=tmp_path)
 
 
+def test_a_folder_of_the_earlier_layout_is_one_line(client, tmp_path):
+    # the earlier layout's parts were ranges of ranks, recorded in format 1: their layer files
+    # mean other ranks now, so the folder is refused, not read
+    puz = SlidingPuzzle("2x3")
+    layers(puz, "1 2 3 4 5 0", client=client, checkpoint=tmp_path, max_depth=3)
+    rec = json.loads((tmp_path / "layers.json").read_text())
+    rec["format"] = "puzzlelib-dask-layers-1"
+    (tmp_path / "layers.json").write_text(json.dumps(rec))
+    with pytest.raises(PuzzleError, match=r"layers\.json cannot be read \(format "
+                                          r"'puzzlelib-dask-layers-1'\); give another folder"):
+        layers(puz, "1 2 3 4 5 0", client=client, checkpoint=tmp_path)
+
+
 def test_a_checkpoint_path_that_cannot_be_a_folder(client, tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("x")

@@ -12,10 +12,11 @@ a byte a position. Each layer is two rounds of tasks, each pinned to the worker 
    buffer for ``j`` (:data:`BUFFER_BYTES` in all). When a buffer fills, its ranks are sorted
    (a radix sort) and delta-coded (:func:`_sorted_varint`: a byte to three a rank), or made a
    bitmap of part ``j``'s ranks if that is smaller, and *sent at once* to part ``j``'s worker,
-   which marks them in ``j``'s table while ``j`` expands: between two of ``j``'s slices, or
-   straight away when ``j`` is not expanding (:func:`_deliver`, through a Dask actor on each
-   worker, :class:`_Mailbox`, whose calls go from worker to worker). So a worker holds its
-   parts, their buffers and a few batches on their way, whatever the layer. In the large
+   which keeps it in ``j``'s inbox and marks it once ``j`` has sent its own batches (sooner if
+   the inbox fills), or at once when ``j`` is not expanding (:func:`_deliver`, through a
+   handler each worker adds to its server, :data:`DOOR`, called from worker to worker). So a
+   worker holds its parts, their buffers and a few batches on their way, whatever the layer.
+   In the large
    layers of tables whose parts' bitmaps fit the buffers (:func:`_dense`) the kernel sets the
    children's bits in a bitmap of each other part's ranks instead, sent at the end.
 2. **absorb** (:func:`_absorb_task`), once every expansion has had its batches received: part
@@ -128,13 +129,13 @@ class _Part:
 
 @kernel
 def _expand_part(table, front, depth, me, n_parts, a, quota, buf, fill, bits, to_bits, fns, p):
-    """Expand the positions of depth ``depth`` among the frontier bits of words ``a..`` of a
-    part, part ``me`` of ``n_parts`` (see :data:`BLOCK_SHIFT`), as :func:`.packed._push_words` does on one machine: a
-    child in the part gets the next layer's code and frontier bit; a child of part ``j`` is
-    written as a rank of that part to ``buf[j, fill[j]]``, or with ``to_bits`` set in the
-    bitmaps ``bits``, a row for each part but this one. Returns at the first word
-    with less room left in some buffer than one word's children need, or once ``quota``
-    positions are expanded, or at the end.
+    """Expand the positions of depth ``depth`` among the frontier bits of words ``a..`` of
+    part ``me`` of ``n_parts`` (see :data:`BLOCK_SHIFT`), as :func:`.packed._push_words` does
+    on one machine: a child in the part gets the next layer's code and frontier bit; a child
+    of part ``j`` is written as a local rank of that part to ``buf[j, fill[j]]``, or with
+    ``to_bits`` set in the bitmaps ``bits``, a row for each part but this one. Returns at the
+    first word with less room left in some buffer than one word's children need, or once
+    ``quota`` positions are expanded, or at the end.
 
     Returns (the word to go on from, positions expanded, children of the part newly reached,
     moves found illegal)."""
@@ -635,27 +636,38 @@ def _deliver(run, j, depth, form, own=None):
     return True
 
 
-class _Mailbox:
-    """A worker's door for batches (a Dask actor: another worker's call runs here, in the
-    worker's actor thread, while its tasks run)."""
+#: The name of the workers' handler for batches (see :func:`_open_door`).
+DOOR = "puzzlelib_batch"
 
-    def put(self, run, j, depth, form):
-        return _deliver(run, j, depth, form)
+
+async def _door(comm, run=None, j=None, depth=None, form=None):
+    """A worker's handler for another worker's batch: :func:`_deliver` in a thread (it may
+    wait for a full inbox), not on the worker's event loop."""
+    import asyncio
+
+    return await asyncio.to_thread(_deliver, run, j, depth, form)
+
+
+def _open_door(dask_worker):
+    """Run on every worker (``Client.run``): let it take batches sent to :data:`DOOR`."""
+    dask_worker.handlers[DOOR] = _door
 
 
 class _Sender:
     """A part's batches on their way to the other parts while it expands: a part held by this
-    worker gets them straight away, another through its worker's mailbox, with at most
+    worker gets them straight away, another through its worker's handler (:data:`DOOR`: worker
+    to worker, on this worker's event loop), with at most
     :data:`IN_FLIGHT` on their way to each before the part waits (marking its own inbox
     meanwhile, so that two parts waiting for each other go on)."""
 
-    def __init__(self, run, i, depth, owner, mailboxes):
+    def __init__(self, run, i, depth, owner):
         from distributed import get_worker
 
         self.run, self.i, self.depth = run, i, depth
         self.part = _PARTS[(run, i)]
-        self.owner, self.mailboxes = owner, mailboxes
-        self.here = get_worker().address
+        self.owner = owner
+        self.worker = get_worker()
+        self.here = self.worker.address
         self.flying = {}
         self.sent = 0
 
@@ -668,7 +680,20 @@ class _Sender:
         queue = self.flying.setdefault(j, collections.deque())
         while len(queue) >= IN_FLIGHT:
             self._wait(queue.popleft())
-        queue.append(self.mailboxes[self.owner[j]].put(self.run, j, self.depth, form))
+        queue.append(self._post(self.owner[j], j, form))
+
+    def _post(self, addr, j, form):
+        """Send a batch to the worker at ``addr``: a future of its answer."""
+        import asyncio
+
+        from distributed.protocol import to_serialize
+
+        async def call():
+            door = getattr(self.worker.rpc(addr), DOOR)
+            return await door(run=self.run, j=int(j), depth=self.depth,
+                              form=to_serialize(form))
+
+        return asyncio.run_coroutine_threadsafe(call(), self.worker.loop.asyncio_loop)
 
     def finish(self):
         """Wait until every batch sent has been received."""
@@ -690,7 +715,7 @@ class _Sender:
 
 
 @_watched
-def _expand_task(run, i, depth, sizes, dense, owner, mailboxes):
+def _expand_task(run, i, depth, sizes, dense, owner):
     """Expand part ``i``'s layer ``depth``, streaming its children in other parts to them as it
     goes: in buffers sent as sorted batches whenever one fills, or when ``dense`` (as many
     children as a bitmap's bytes are expected, and the bitmaps fit :data:`BUFFER_BYTES`) set
@@ -713,7 +738,7 @@ def _expand_task(run, i, depth, sizes, dense, owner, mailboxes):
         buf = np.empty((n_parts, k), dtype=np.int64)
         tmp = np.empty(k, dtype=np.int64)
     room = buf.shape[1] - 64 * p.n_moves
-    out = _Sender(run, i, depth, owner, mailboxes)
+    out = _Sender(run, i, depth, owner)
     fill = np.zeros(n_parts, dtype=np.int64)
     found = illegal = 0
     a = 0
@@ -888,19 +913,13 @@ class _Cluster:
         self.n_parts = n_parts
         self.lost = 0
         self._looked = 0.0
-        self.mailbox_futures = []
-        self.mailboxes = {}
 
     def assign(self):
         """Give the parts to the workers there are now, round robin, under a new run."""
         workers = self._wait_for_workers()
         self.owner = [workers[i % len(workers)] for i in range(self.n_parts)]
         self.run = uuid.uuid4().hex
-        held = sorted(set(self.owner))
-        self.mailbox_futures = [self.client.submit(_Mailbox, workers=[w], actor=True,
-                                                   allow_other_workers=False, pure=False)
-                                for w in held]
-        self.mailboxes = dict(zip(held, self.gather(self.mailbox_futures)))
+        self.client.run(_open_door, workers=sorted(set(self.owner)))
 
     def _wait_for_workers(self, patience=60.0):
         t0 = time.monotonic()
@@ -951,9 +970,8 @@ class _Cluster:
 
     def forget(self):
         """Cancel what this run still has to do and let its parts go (without waiting)."""
-        pending = [f for f in self.submitted if not f.done()] + self.mailbox_futures
+        pending = [f for f in self.submitted if not f.done()]
         self.submitted = []
-        self.mailbox_futures, self.mailboxes = [], {}
         try:
             self.client.cancel(pending)
         except Exception:  # noqa: BLE001
@@ -1047,8 +1065,8 @@ def _search(cl, space, sizes, starts, counts, folder, key, progress, max_depth, 
         if max_depth is not None and depth >= max_depth:
             return counts, True
         dense = _dense(counts[-1] * branching / n, n_ranks, n)
-        expanded = [cl.on(i, _expand_task, cl.run, i, depth, sizes, dense, cl.owner,
-                          cl.mailboxes) for i in range(n)]
+        expanded = [cl.on(i, _expand_task, cl.run, i, depth, sizes, dense, cl.owner)
+                    for i in range(n)]
         absorbed = [cl.on(j, _absorb_task, cl.run, j, depth, folder, *expanded)
                     for j in range(n)]
         got = cl.gather(absorbed + expanded)  # one wait for both
