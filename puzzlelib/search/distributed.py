@@ -461,6 +461,8 @@ def _watched(fn):
                 return fn(*args)
         except KeyboardInterrupt:  # halted by the client (_halt), which waits for nothing
             return None
+        except WorkerLost:  # a worker it sent to is gone: the client sees it and starts over
+            return None
     return task
 
 
@@ -710,8 +712,12 @@ class _Sender:
             _help(self.part)
             time.sleep(pause)
             pause = min(2 * pause, 0.02)
-        if not future.result():
-            raise WorkerLost(self.owner[self.i])
+        try:
+            taken = future.result()
+        except OSError:  # (the connection to a worker that died)
+            taken = False
+        if not taken:
+            raise WorkerLost(self.here)
 
 
 @_watched
@@ -1070,6 +1076,9 @@ def _search(cl, space, sizes, starts, counts, folder, key, progress, max_depth, 
         absorbed = [cl.on(j, _absorb_task, cl.run, j, depth, folder, *expanded)
                     for j in range(n)]
         got = cl.gather(absorbed + expanded)  # one wait for both
+        if any(g is None for g in got):  # a task gave up on a worker gone (see _watched)
+            cl._look_for_lost()
+            raise WorkerLost("a worker that did not answer")
         new, mine = int(sum(got[:n])), got[n:]
         cl.submitted = []
         del expanded, absorbed
