@@ -82,8 +82,8 @@ class WorkerLost(Exception):
 
 #: Ranks are dealt to the parts in blocks of ``2**BLOCK_SHIFT`` (a whole number of table and
 #: frontier words), block ``b`` to part ``b % P``: a layer's positions, which gather in some
-#: stretches of ranks, are then shared about evenly among the parts (with a part a half of
-#: the ranks, the 2x7's first 50 layers fell mostly in one and took 2.4 times as long).
+#: stretches of ranks, are then shared about evenly among the parts (with contiguous parts a
+#: layer can fall mostly in one; benchmarks/RESULTS.md, "Dask with streamed batches").
 BLOCK_SHIFT = 12
 _BLOCK_MASK = (1 << BLOCK_SHIFT) - 1
 
