@@ -589,8 +589,8 @@ def _dask_table(space, client, table, saves=False):
         raise PuzzleError("the Dask cluster has no workers")
     n_parts = max(worker_threads(client), 1)
     per_worker = -(-n_parts // len(workers))
-    # a part's packed table, its fixed buffers and the batches on their way to it (and a
-    # bitmap of its ranks when its layers are saved): puzzlelib.search.distributed
+    # a part's packed table, its fixed buffers and the batches on their way to it (and the
+    # scratch of a layer file when its layers are saved): puzzlelib.search.distributed
     part = worker_bytes(n, n_parts, space.params.n_moves, saves)
     need = per_worker * part
     limit = min((m for _, m in workers if m > 0), default=0)

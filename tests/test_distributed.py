@@ -171,6 +171,10 @@ def test_the_parts_are_packed_and_send_little(client):
     assert layers(puz, "1 2 3 4 5 6 7 8 9 0", client=client, explain=True).table == "packed"
 
 
+def _ranks_of_bits(bits):
+    return np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little"))
+
+
 def test_encodings_round_trip():
     import numpy as np
 
@@ -186,9 +190,9 @@ def test_encodings_round_trip():
         table = np.full(table_words(m), np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
         front = np.zeros(front_words(m), dtype=np.uint64)
         assert dist._mark_form(table, front, form, 2, True) == len(ranks)
-        bits, count = dist._layer_bits(table, front, np.uint64(2))
+        bits, count = dist._layer_bits(table, front, np.uint64(2), 0, len(front))
         assert count == len(ranks)
-        assert list(dist._ranks_of_bits(bits, count)) == list(ranks)
+        assert list(_ranks_of_bits(bits)) == list(ranks)
         assert form.nbytes <= 8 * front_words(m)  # never more than the bitmap
         again = dist._bitmap_form(bits, count, m)
         assert again.nbytes == form.nbytes or again.dtype != form.dtype
@@ -214,6 +218,54 @@ def test_saved_layers_resume(client, tmp_path):
     # nothing but the record and the layer files (no temporary file left)
     assert {p.suffix for p in tmp_path.iterdir()} == {".json", ".npy"}
     assert SearchLimitError  # (imported for the lost-worker tests below)
+
+
+@pytest.mark.parametrize("m, k", [(64, 0), (64, 64), (1000, 1), (70_000, 9), (70_000, 4000),
+                                  (70_001, 69_000), (1 << 22, 2_000_000)])
+def test_layer_files_are_written_and_read_a_slice_at_a_time(monkeypatch, tmp_path, m, k):
+    # a part's layer written in slices of 64 frontier words (and deltas carried across them),
+    # in the smaller form, and read back in slices: the same positions, the frontier bits only
+    # where asked, whatever the form; a cut, a rank past the part, a foreign array: ValueError
+    from puzzlelib.search import distributed as dist
+    from puzzlelib.search.packed import front_words
+
+    monkeypatch.setattr(dist, "FILE_WORDS", 64)
+    monkeypatch.setattr(dist, "FILE_BYTES", 8 * 64 + 10 + 3 * 64 * 64)
+    rng = np.random.default_rng(m + k)
+    ranks = np.unique(rng.integers(0, m, k)) if k else np.zeros(0, dtype=np.int64)
+    if k == 1:
+        ranks = np.array([m - 1])
+    space = None  # (a part's table does not need its puzzle)
+    a = dist._Part(space, 1, 3, m)
+    dist._mark_form(a.table, a.front, dist._smaller_form(ranks, m), 1, True)
+    dist._mark_form(a.table, a.front, dist._smaller_form(np.arange(0, m, 7), m), 0, True)
+    dist._write_layer(tmp_path, a, 4)  # the positions of code 1 only
+    path = dist._layer_file(tmp_path, 1, 4)
+    form = np.load(path)
+    want = dist._smaller_form(ranks, m)
+    assert form.dtype == want.dtype and form.tobytes() == want.tobytes()
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left
+    for with_front in (True, False):
+        b = dist._Part(space, 1, 3, m)
+        assert dist._read_layer(path, b, np.uint64(2), with_front) == len(ranks)
+        bits = dist._layer_bits(b.table, np.full(front_words(m), ~np.uint64(0)),
+                                np.uint64(2), 0, front_words(m))[0]
+        assert list(_ranks_of_bits(bits)) == list(ranks)
+        assert _ranks_of_bits(b.front).tolist() == (ranks.tolist() if with_front else [])
+    raw = path.read_bytes()
+    header = len(raw) - form.nbytes
+    bad = [raw[:-1]] if form.nbytes else []
+    if form.dtype == np.uint8:
+        bad.append(raw[:header] + b"\xff" * (form.nbytes + 11))  # no number ends
+        past = dist._varint(np.array([m - 1 - (int(ranks[-1]) if len(ranks) else -1)]))
+        np.save(path, np.append(form, past))
+        bad.append(path.read_bytes())
+    np.save(path, np.zeros(3, dtype=np.float32))
+    bad.append(path.read_bytes())
+    for data in bad:
+        path.write_bytes(data)
+        with pytest.raises(ValueError):
+            dist._read_layer(path, dist._Part(space, 1, 3, m), np.uint64(2), True)
 
 
 def _start(*args, log):
@@ -378,7 +430,7 @@ def test_a_batch_is_sorted_without_repeats():
             assert form.tobytes() == dist._varint(want).tobytes()
         else:
             assert m == 1 << 12  # 6000 ranks of 4096: the bitmap (512 bytes) is smaller
-            assert list(dist._ranks_of_bits(form, len(want))) == list(want)
+            assert list(_ranks_of_bits(form)) == list(want)
 
 
 @pytest.mark.parametrize("n_parts", [2, 3])

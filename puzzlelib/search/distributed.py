@@ -28,14 +28,15 @@ Parts are expanded top down only: a bottom-up layer would look up the codes of n
 other parts.
 
 **Saved layers and a lost worker.** With a ``checkpoint`` folder that every worker reaches,
-each part writes the positions of its new layer (the layer, in the smaller of the two
-forms) to a file of its own, and the client then writes the folder's record of the layers
-done, each file by an atomic rename. When a worker is lost mid-layer the client gives its parts
-to the workers left (or to one that joined), has every part rebuilt from its layer files, and
-makes the layer again: at most one layer's work is lost, and the counts stay exact. A later
-call with the same folder resumes after the last layer recorded. The parts of an earlier try
-are keyed by its own run, so a worker that comes back late is not counted twice. Without a
-folder a lost worker ends the search with one line saying so.
+each part writes the positions of its new layer (the layer, in the smaller of the two forms,
+made and written a slice of the part at a time) to a file of its own, and the client then
+writes the folder's record of the layers done, each file by an atomic rename. When a worker is
+lost mid-layer the client gives its parts to the workers left (or to one that joined), has
+every part rebuilt from its layer files, and makes the layer again: at most one layer's work is
+lost, and the counts stay exact. A later call with the same folder resumes after the last layer
+recorded. The parts of an earlier try are keyed by its own run, so a worker that comes back
+late is not counted twice. Without a folder a lost worker ends the search with one line saying
+so.
 
 Limits (:mod:`puzzlelib.core.limits`): each task runs in a watch of its worker's memory (Dask's
 ``memory_limit``, else what the process may use), so a part that would outgrow its worker stops
@@ -68,8 +69,6 @@ from .packed import front_words, packed_bytes, table_words
 
 #: The parts held by this process's worker(s): ``(run, part) -> _Part``.
 _PARTS = {}
-#: Children a part's buffer for another part holds before they go to its outbox.
-BUFFER = 1 << 17
 #: The format of a checkpoint folder's record.
 CHECKPOINT_FORMAT = "puzzlelib-dask-layers-2"
 #: How often (seconds) the client asks the scheduler which workers are left while it waits.
@@ -252,12 +251,13 @@ def _mark(table, front, x, clear, with_front):
 
 
 @jit
-def _mark_varint(table, front, data, code, with_front):
+def _mark_varint(table, front, data, code, with_front, r, m):
     """Give code ``code`` (and, ``with_front``, the frontier bit) to each unseen rank of the
-    delta-coded ``data`` (:func:`_varint`); returns how many were unseen."""
+    delta-coded ``data`` (:func:`_varint`), the first difference taken from rank ``r`` (-1 for
+    a whole form); returns how many were unseen and the last rank, or -2 for the last rank if
+    a rank reached ``m`` (a damaged file: nothing past it is marked)."""
     clear = np.uint64(3) ^ np.uint64(code)
     new = 0
-    r = -1
     d = np.uint64(0)
     s = np.uint64(0)
     for k in range(data.shape[0]):
@@ -266,18 +266,23 @@ def _mark_varint(table, front, data, code, with_front):
         b = np.uint64(data[k])
         d |= (b & np.uint64(127)) << s
         if b < np.uint64(128):
+            if d >= np.uint64(m) or r + np.int64(d) + 1 >= m:
+                return new, -2
             r += np.int64(d) + 1
             new += _mark(table, front, r, clear, with_front)
             d = np.uint64(0)
             s = np.uint64(0)
         else:
             s += np.uint64(7)
-    return new
+            if s > np.uint64(63):
+                return new, -2
+    return new, r
 
 
 @jit
-def _mark_bitmap(table, front, bits, code, with_front):
-    """As :func:`_mark_varint`, for the ranks of the set bits of ``bits``."""
+def _mark_bitmap(table, front, bits, code, with_front, base):
+    """As :func:`_mark_varint`, for the ranks of the set bits of ``bits``, its first word
+    being word ``base`` of the part's ranks."""
     clear = np.uint64(3) ^ np.uint64(code)
     one = np.uint64(1)
     new = 0
@@ -288,27 +293,34 @@ def _mark_bitmap(table, front, bits, code, with_front):
         while w != 0:
             bit = trailing_zeros(w)
             w &= w - one
-            new += _mark(table, front, i * 64 + bit, clear, with_front)
+            new += _mark(table, front, (base + i) * 64 + bit, clear, with_front)
     return new
 
 
 @jit
-def _layer_bits(table, front, code):
-    """The frontier bits of the positions with code ``code`` (a layer just made), and their
-    count."""
-    out = np.zeros(front.shape[0], dtype=np.uint64)
+def _layer_word(table, front, code, i):
+    """Frontier word ``i`` with only the bits of positions of code ``code`` kept (a layer just
+    made)."""
+    w = front[i]
+    keep = np.uint64(0)
     one = np.uint64(1)
+    while w != 0:
+        bit = trailing_zeros(w)
+        w &= w - one
+        if code_at(table, i * 64 + bit) == code:
+            keep |= one << np.uint64(bit)
+    return keep
+
+
+@jit
+def _layer_bits(table, front, code, lo, hi):
+    """The frontier bits of words ``lo..hi-1`` whose positions have code ``code`` (a layer just
+    made), and their count."""
+    out = np.zeros(hi - lo, dtype=np.uint64)
     n = 0
-    for i in range(front.shape[0]):
-        w = front[i]
-        keep = np.uint64(0)
-        while w != 0:
-            bit = trailing_zeros(w)
-            w &= w - one
-            if code_at(table, i * 64 + bit) == code:
-                keep |= one << np.uint64(bit)
-                n += 1
-        out[i] = keep
+    for i in range(lo, hi):
+        out[i - lo] = _layer_word(table, front, code, i)
+        n += popcount(out[i - lo])
     return out, n
 
 
@@ -320,30 +332,69 @@ def _layer_ranks(table, front, code, limit):
     one = np.uint64(1)
     n = 0
     for i in range(front.shape[0]):
-        w = front[i]
+        w = _layer_word(table, front, code, i)
         while w != 0:
-            bit = trailing_zeros(w)
+            if n < limit:
+                out[n] = i * 64 + trailing_zeros(w)
             w &= w - one
-            if code_at(table, i * 64 + bit) == code:
-                if n < limit:
-                    out[n] = i * 64 + bit
-                n += 1
+            n += 1
     return out[:min(n, limit)].copy(), n
 
 
 @jit
-def _ranks_of_bits(bits, n):
-    out = np.empty(n, dtype=np.int64)
-    k = 0
+def _layer_deltas(table, front, code, lo, hi, r, out):
+    """The ranks of words ``lo..hi-1`` whose positions have code ``code``, delta-coded as
+    :func:`_varint` codes them, the first from rank ``r``, into ``out`` (``out=None``: only
+    counted); returns the bytes, the ranks and the last rank."""
     one = np.uint64(1)
+    k = 0
+    n = 0
+    for i in range(lo, hi):
+        w = _layer_word(table, front, code, i)
+        while w != 0:
+            x = i * 64 + trailing_zeros(w)
+            w &= w - one
+            d = np.uint64(x - r - 1)
+            r = x
+            n += 1
+            while d >= np.uint64(128):
+                if out is not None:
+                    out[k] = np.uint8((d & np.uint64(127)) | np.uint64(128))
+                k += 1
+                d >>= np.uint64(7)
+            if out is not None:
+                out[k] = np.uint8(d)
+            k += 1
+    return k, n, r
+
+
+@jit
+def _deltas_of_bits(bits, limit):
+    """The ranks of the set bits of ``bits`` delta-coded (:func:`_varint`) if that takes at
+    most ``limit`` bytes (else None), made without a list of the ranks."""
+    out = np.empty(limit, dtype=np.uint8)
+    one = np.uint64(1)
+    k = 0
+    r = -1
     for i in range(bits.shape[0]):
         w = bits[i]
-        while w != 0 and k < n:
+        while w != 0:
             bit = trailing_zeros(w)
             w &= w - one
-            out[k] = i * 64 + bit
-            k += 1
-    return out[:k]
+            x = i * 64 + bit
+            d = np.uint64(x - r - 1)
+            r = x
+            while True:
+                if k >= limit:
+                    return None
+                if d < np.uint64(128):
+                    out[k] = np.uint8(d)
+                    k += 1
+                    break
+                out[k] = np.uint8((d & np.uint64(127)) | np.uint64(128))
+                k += 1
+                d >>= np.uint64(7)
+    return out[:k].copy()
 
 
 def _smaller_form(ranks, m):
@@ -360,8 +411,8 @@ def _smaller_form(ranks, m):
 def _bitmap_form(bits, count, m):
     """A bitmap of ``count`` set bits as the smaller form (see :func:`_smaller_form`)."""
     if count < bits.nbytes:  # sparse enough that the deltas (a byte or more each) may be shorter
-        data = _varint(_ranks_of_bits(bits, count))
-        if data.nbytes < bits.nbytes:
+        data = _deltas_of_bits(bits, bits.nbytes - 1)
+        if data is not None:
             return data
     return bits
 
@@ -371,8 +422,9 @@ def _mark_form(table, front, form, code, with_front):
     if isinstance(form, list):
         return sum(_mark_form(table, front, f, code, with_front) for f in form)
     if form.dtype == np.uint8:
-        return int(_mark_varint(table, front, form, np.uint64(code), with_front))
-    return int(_mark_bitmap(table, front, form, np.uint64(code), with_front))
+        return int(_mark_varint(table, front, form, np.uint64(code), with_front, -1,
+                                64 * front.shape[0])[0])
+    return int(_mark_bitmap(table, front, form, np.uint64(code), with_front, 0))
 
 
 @jit
@@ -485,7 +537,10 @@ def _warm(space):
     empty = np.zeros(1, dtype=np.uint64)
     _mark_form(part.table, part.front, _varint(np.zeros(1, dtype=np.int64)), 0, True)
     _mark_form(part.table, part.front, empty, 0, True)
-    _bitmap_form(*_layer_bits(part.table, part.front, np.uint64(0)), 64)
+    _bitmap_form(*_layer_bits(part.table, part.front, np.uint64(0), 0, 1), 64)
+    out = np.empty(FILE_BYTES, dtype=np.uint8)
+    for o in (None, out):
+        _layer_deltas(part.table, part.front, np.uint64(0), 0, 1, -1, o)
     _popcount(empty)
     _set_bits(empty, np.zeros(1, dtype=np.int64))
     _set_bits_varint(empty, _varint(np.zeros(1, dtype=np.int64)))
@@ -497,18 +552,101 @@ def _layer_file(folder, i, depth):
     return Path(folder) / f"part{i:05d}-{depth:04d}.npy"
 
 
-def _save_layer(folder, i, depth, form):
-    """Write part ``i``'s layer ``depth`` (a form) by an atomic rename."""
-    path = _layer_file(folder, i, depth)
+#: Frontier words a layer file is written or read in at a time (2**20 ranks).
+FILE_WORDS = 1 << 14
+#: Bytes of the scratch that writing or reading a layer file takes (see :func:`_write_layer`).
+FILE_BYTES = 8 * FILE_WORDS + 10 + 3 * 64 * FILE_WORDS
+
+
+def _write_layer(folder, part, depth):
+    """Write ``part``'s layer ``depth`` (the frontier positions with code ``depth % 3``) to its
+    file in ``folder``, by an atomic rename: an ``.npy`` array of the layer in the smaller of
+    the two forms (:func:`_smaller_form`), made and written a slice of the part at a time, so
+    that saving takes :data:`FILE_BYTES` of memory whatever the part's size."""
+    path = _layer_file(folder, part.i, depth)
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    code = np.uint64(depth % 3)
+    words = part.front.shape[0]
+    size = _layer_deltas(part.table, part.front, code, 0, words, -1, None)[0]
+    deltas = size <= 8 * words
+    dtype = np.dtype(np.uint8 if deltas else np.uint64)
+    out = np.empty(FILE_BYTES, dtype=np.uint8)
+    r = -1
     try:
         with open(tmp, "wb") as fh:
-            np.save(fh, form)
+            np.lib.format.write_array_header_1_0(fh, {
+                "descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False,
+                "shape": (int(size) if deltas else words,)})
+            for lo in range(0, words, FILE_WORDS):
+                hi = min(lo + FILE_WORDS, words)
+                if deltas:
+                    k, _, r = _layer_deltas(part.table, part.front, code, lo, hi, r, out)
+                    fh.write(out[:k].data)
+                else:
+                    fh.write(_layer_bits(part.table, part.front, code, lo, hi)[0].data)
+                check()
         os.replace(tmp, path)
     finally:
         if tmp.exists():
             tmp.unlink()
-    return form.nbytes
+
+
+def _read_layer(path, part, code, with_front):
+    """Mark the positions of a layer file (:func:`_write_layer`) in ``part`` with code
+    ``code`` (and their frontier bits, ``with_front``), a slice of the file at a time; returns
+    how many were new. A file that is not a whole layer of this part raises ``ValueError``."""
+    table, front, m = part.table, part.front, part.m
+    new = 0
+    with open(path, "rb") as fh:
+        version = np.lib.format.read_magic(fh)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+        else:
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+        if dtype not in (np.uint8, np.uint64) or len(shape) != 1:
+            raise ValueError(f"an array of {dtype} and shape {shape}")
+        n = shape[0]
+        if dtype == np.uint64:
+            if n != front.shape[0]:
+                raise ValueError(f"a bitmap of {n} words, for a part of {front.shape[0]}")
+            for lo in range(0, n, FILE_WORDS):
+                bits = np.fromfile(fh, np.uint64, min(FILE_WORDS, n - lo))
+                if len(bits) < min(FILE_WORDS, n - lo):
+                    raise ValueError("the file is cut short")
+                if lo + len(bits) == n and m % 64:
+                    bits[-1] &= np.uint64((1 << (m % 64)) - 1)  # (no rank past the part's)
+                new += int(_mark_bitmap(table, front, bits, code, with_front, lo))
+                check()
+        else:
+            new = _read_deltas(fh, n, part, code, with_front)
+        if fh.read(1):
+            raise ValueError("bytes after the layer")
+    return new
+
+
+def _read_deltas(fh, n, part, code, with_front):
+    """:func:`_read_layer`'s reading of ``n`` bytes of deltas from ``fh``."""
+    new = 0
+    r, rest, left = -1, np.zeros(0, dtype=np.uint8), n
+    while left:
+        chunk = np.fromfile(fh, np.uint8, min(FILE_BYTES, left))
+        if len(chunk) == 0:
+            raise ValueError("the file is cut short")
+        left -= len(chunk)
+        data = np.concatenate([rest, chunk])
+        ends = np.flatnonzero(data < 128)
+        cut = int(ends[-1]) + 1 if len(ends) else 0
+        k, r = _mark_varint(part.table, part.front, data[:cut], code, with_front, r, part.m)
+        if r == -2:
+            raise ValueError("a rank past the part's")
+        new += int(k)
+        rest = data[cut:]
+        if len(rest) > 10:
+            raise ValueError("a number of more than ten bytes")
+        check()
+    if len(rest):
+        raise ValueError("the file ends inside a number")
+    return new
 
 
 @_watched
@@ -518,23 +656,19 @@ def _init_part(run, i, n_parts, m, space, starts, folder, depth):
     part = _Part(space, i, n_parts, m)
     if depth is None:
         owner, local = local_ranks(starts, n_parts)
-        form = _smaller_form(local[owner == i], m)
-        new = _mark_form(part.table, part.front, form, 0, True)
+        new = _mark_form(part.table, part.front, _smaller_form(local[owner == i], m), 0, True)
         if folder is not None:
-            _save_layer(folder, i, 0, form)
+            _write_layer(folder, part, 0)
     else:
         new = 0
         for d in range(depth + 1):
             path = _layer_file(folder, i, d)
             try:
-                form = np.load(path)
-                if form.dtype not in (np.uint8, np.uint64) or form.ndim != 1:
-                    raise ValueError(f"an array of {form.dtype}")
+                new = _read_layer(path, part, np.uint64(d % 3), d == depth)
             except (OSError, ValueError, EOFError) as e:
                 raise PuzzleError(f"checkpoint folder {folder}: {path.name} (part {i}, layer "
                                   f"{d}) cannot be read ({str(e).splitlines()[0]}); give "
                                   f"another folder") from None
-            new = _mark_form(part.table, part.front, form, d % 3, d == depth)
     _PARTS[(run, i)] = part
     return new
 
@@ -565,7 +699,8 @@ def _varint_bytes(m):
 def worker_bytes(n, n_parts, n_moves, saves=False):
     """Bytes a part takes on its worker at the most: its packed table; its buffers and their
     sorting scratch, or the bitmaps of a large layer (see :func:`_dense`); the batches on
-    their way to it; and, when its layers are saved, a bitmap of its ranks and its form."""
+    their way to it; and, when its layers are saved, the scratch of a layer file
+    (:data:`FILE_BYTES`)."""
     m = int(part_sizes(n, n_parts).max())
     k = buffer_ranks(n_parts, n_moves, m)
     bitmap = 8 * front_words(m)
@@ -573,7 +708,7 @@ def worker_bytes(n, n_parts, n_moves, saves=False):
     sparse = 8 * k * (n_parts + 1) + batch
     dense = (n_parts - 1) * bitmap if _may_be_dense(n, n_parts) else 0
     return (packed_bytes(m) + max(sparse, dense) + (INBOX + (n_parts - 1) * IN_FLIGHT) * batch
-            + (2 * bitmap if saves else 0))
+            + (FILE_BYTES if saves else 0))
 
 
 _MARKER = []  # (the queue of the parts with batches to mark, its thread), once started
@@ -795,8 +930,7 @@ def _absorb_task(run, j, depth, folder, *expanded):
     if part.error is not None:
         raise part.error
     if folder is not None:
-        bits, count = _layer_bits(part.table, part.front, np.uint64(code))
-        _save_layer(folder, j, depth + 1, _bitmap_form(bits, int(count), part.m))
+        _write_layer(folder, part, depth + 1)
     return new
 
 
