@@ -724,7 +724,7 @@ def main(argv=None):
     try:
         return _main(argv)
     except KeyboardInterrupt as e:  # (one line, wherever it came: see core.limits)
-        sys.stderr.write(f"puzzlelib: {e or 'interrupted'}\n")
+        sys.stderr.write(f"puzzlelib: {str(e) or 'interrupted'}\n")
         return 130
 
 

@@ -301,6 +301,18 @@ def test_the_command_line_exits_130_on_ctrl_c(capsys):
     assert err.count("\n") == 1
 
 
+def test_ctrl_c_before_any_search_is_one_line_too(capsys, monkeypatch):
+    # (a Ctrl-C while a Dask cluster starts, or a module imports, carries no message)
+    from puzzlelib import cli
+
+    def interrupted(argv):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_main", interrupted)
+    assert main(["layers", "--size", "2x3"]) == 130
+    assert capsys.readouterr().err == "puzzlelib: interrupted\n"
+
+
 @main_thread_only
 def test_an_interrupted_packed_search_resumes_from_its_saved_layers(tmp_path):
     whole = layers(PancakePuzzle(10), table="packed", checkpoint=False)
