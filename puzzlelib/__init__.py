@@ -23,6 +23,20 @@ Command line: ``python -m puzzlelib --help``. Plain-Python versions of each algo
 read: :mod:`puzzlelib.teaching`.
 """
 
+import sys as _sys
+
+if _sys.argv[:1] == ["-m"]:
+    # `python -m puzzlelib ...` (or one of its modules) is starting, and Python sets argv[0] to
+    # "-m" while it imports the package: a Ctrl-C then (before the command line catches it)
+    # prints one line too, not the import's traceback; Python then ends by the signal (130).
+    def _interrupted(kind, value, tb, _before=_sys.excepthook):
+        if issubclass(kind, KeyboardInterrupt):
+            _sys.stderr.write("puzzlelib: interrupted\n")
+        else:
+            _before(kind, value, tb)
+
+    _sys.excepthook = _interrupted
+
 from .api import layers, solve, solve_many
 from .core.errors import PuzzleError, SearchLimitError, UnsolvableError
 from .domains import (CLASSIC, BlockPuzzle, PancakePuzzle, PermutationPuzzle, PocketCube, Puzzle,

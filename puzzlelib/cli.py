@@ -647,8 +647,12 @@ def _dask_client(args):
         with client:
             yield client
         return
-    cluster = LocalCluster(n_workers=args.dask, threads_per_worker=1, processes=True,
-                           dashboard_address=":0", silence_logs=logging.ERROR)
+    try:
+        cluster = LocalCluster(n_workers=args.dask, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.ERROR)
+    except KeyboardInterrupt:  # while the workers start
+        _kill_workers()
+        raise
     try:
         with Client(cluster) as client:
             yield client
@@ -660,11 +664,17 @@ def _dask_client(args):
 
 
 def _kill_workers():
-    """Kill this process's worker processes (the LocalCluster's, after Ctrl-C)."""
+    """Kill this process's worker processes (the LocalCluster's, after Ctrl-C), and leave
+    Dask nothing to close at exit (it would print a traceback for a cluster cut short while
+    it started)."""
+    import atexit
     import multiprocessing
+
+    from distributed.deploy import spec
 
     for p in multiprocessing.active_children():
         p.kill()
+    atexit.unregister(spec.close_clusters)
 
 
 def _layers(args):

@@ -96,6 +96,33 @@ def test_cli_dask_and_bad_input():
         assert len(bad.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("seconds", [1.0, 2.5, 8.0])
+def test_cli_ctrl_c_at_any_moment_is_one_line(seconds):
+    # while Python imports, while the LocalCluster's workers start, while it searches: exit
+    # 130 within seconds, one line, and no worker process left behind
+    import signal
+    import time
+
+    import psutil
+
+    p = subprocess.Popen([sys.executable, "-m", "puzzlelib", "layers", "--size", "3x4",
+                          "--start", "1 2 3 4 5 6 7 8 9 10 11 0", "--dask", "2", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(seconds)
+    children = psutil.Process(p.pid).children(recursive=True)
+    p.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    out, err = p.communicate(timeout=60)
+    assert time.monotonic() - t0 < 5
+    # (130, or ended by the signal, which a shell reports as 130: a Ctrl-C while the package
+    # imports, before the command line catches it)
+    assert p.returncode in (130, -signal.SIGINT) and out == "", err[-3000:]
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("puzzlelib: interrupted"), err[-2000:]
+    gone, alive = psutil.wait_procs(children, timeout=5)
+    assert not alive
+
+
 @pytest.mark.heavy
 def test_3x4_on_two_workers(client):
     start = "1 2 3 4 5 6 7 8 9 10 11 0"
