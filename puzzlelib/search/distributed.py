@@ -227,15 +227,24 @@ def _code_sorted(ranks, per):
     for r in ranks:
         if r == prev:
             continue
-        d = np.uint64(r - prev - 1)
+        k = _put_delta(out, k, r - prev - 1)
         prev = r
-        while d >= np.uint64(128):
-            out[k] = np.uint8((d & np.uint64(127)) | np.uint64(128))
-            k += 1
-            d >>= np.uint64(7)
-        out[k] = np.uint8(d)
-        k += 1
     return out[:k].copy()
+
+
+@jit
+def _put_delta(out, k, d):
+    """Write the difference ``d`` at ``out[k]`` as :func:`_varint` codes it (``out`` None:
+    only count its bytes); returns the index after it."""
+    d = np.uint64(d)
+    while d >= np.uint64(128):
+        if out is not None:
+            out[k] = np.uint8((d & np.uint64(127)) | np.uint64(128))
+        k += 1
+        d >>= np.uint64(7)
+    if out is not None:
+        out[k] = np.uint8(d)
+    return k + 1
 
 
 @jit
@@ -354,17 +363,9 @@ def _layer_deltas(table, front, code, lo, hi, r, out):
         while w != 0:
             x = i * 64 + trailing_zeros(w)
             w &= w - one
-            d = np.uint64(x - r - 1)
+            k = _put_delta(out, k, x - r - 1)
             r = x
             n += 1
-            while d >= np.uint64(128):
-                if out is not None:
-                    out[k] = np.uint8((d & np.uint64(127)) | np.uint64(128))
-                k += 1
-                d >>= np.uint64(7)
-            if out is not None:
-                out[k] = np.uint8(d)
-            k += 1
     return k, n, r
 
 
@@ -372,28 +373,19 @@ def _layer_deltas(table, front, code, lo, hi, r, out):
 def _deltas_of_bits(bits, limit):
     """The ranks of the set bits of ``bits`` delta-coded (:func:`_varint`) if that takes at
     most ``limit`` bytes (else None), made without a list of the ranks."""
-    out = np.empty(limit, dtype=np.uint8)
+    out = np.empty(limit + 10, dtype=np.uint8)  # (room for the number that passes the limit)
     one = np.uint64(1)
     k = 0
     r = -1
     for i in range(bits.shape[0]):
         w = bits[i]
         while w != 0:
-            bit = trailing_zeros(w)
+            x = i * 64 + trailing_zeros(w)
             w &= w - one
-            x = i * 64 + bit
-            d = np.uint64(x - r - 1)
+            k = _put_delta(out, k, x - r - 1)
             r = x
-            while True:
-                if k >= limit:
-                    return None
-                if d < np.uint64(128):
-                    out[k] = np.uint8(d)
-                    k += 1
-                    break
-                out[k] = np.uint8((d & np.uint64(127)) | np.uint64(128))
-                k += 1
-                d >>= np.uint64(7)
+            if k > limit:
+                return None
     return out[:k].copy()
 
 
