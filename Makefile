@@ -23,8 +23,10 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(PY) -m pytest -n auto --dist worksteal
 
-# Execute every notebook (full size) into results/.
+# Execute every notebook (full size) into results/; first compile (or load) the kernels of the
+# README's examples and the first lesson into the package's cache, on every core.
 reproduce: $(STAMP)
+	$(PY) -m puzzlelib warm
 	$(PY) -m puzzlelib.reproduce
 
 # The same at small size (what CI runs inside the test suite).
@@ -33,6 +35,7 @@ reproduce-small: $(STAMP)
 
 # Execute every notebook and write it back into notebooks/ with its outputs (for committing).
 notebooks: $(STAMP)
+	$(PY) -m puzzlelib warm
 	$(PY) -m puzzlelib.reproduce --inplace
 
 bench: $(STAMP)

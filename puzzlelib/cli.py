@@ -9,8 +9,8 @@ reports (the heuristic, IDA*'s bounds, both sides' counts of bidirectional searc
 and ``stats`` (generated, expanded, stored, memory_bytes, seconds, compile_seconds). Bad input
 exits with status 2 and one line on stderr (``puzzlelib: error: ...``); a search stopped at a
 limit (``--max-states``, ``--max-depth`` reached without a solution) exits with status 3.
-``warm`` runs a small case of every command once, so that their kernels are compiled into
-numba's cache before a first real call (setup, with a bar).
+``warm`` compiles the kernels of the README's examples and the first lesson into the cache
+before their first call, on every core (``--all``: every command's; :mod:`puzzlelib.warm`).
 
 The commands name no puzzle: each puzzle declares what the command line needs of it (a
 :class:`CliPuzzle`: the options it takes, how they build it, where its start comes from, how its
@@ -43,6 +43,7 @@ from .pdb import databases as pattern_databases
 from .pdb import is_database
 from .results import BEYOND_DEPTH
 from .tuning import tune
+from . import warm
 
 #: The contest's limit: answers above it are reported as -1.
 ROTATION_MAX_OPS = RotationPuzzle.default_max_depth
@@ -369,10 +370,16 @@ def _parser():
                     help="ONES-H-V-MAP, map f, l, c or b; several, comma-separated (e.g. "
                          "16-10-0-l,16-10-0-c,16-10-0-b): those relaxing the board alike are "
                          "built by one search, and --json prints {\"pdbs\": [...]}")
-    w = sub.add_parser("warm", help="compile every command's kernels once, into numba's cache "
-                                    "(a few minutes, with a bar): the commands' first calls "
-                                    "then load them in about a second")
+    w = sub.add_parser("warm", help="compile the kernels of the README's examples and the "
+                                    "first lesson into the cache, on every core (minutes, with "
+                                    "a bar): their first calls then load them in about a "
+                                    "second")
+    w.add_argument("--all", action="store_true", dest="every",
+                   help="every command, method and puzzle, not only the first answers")
+    w.add_argument("--jobs", type=_number(least=1, most=None), default=None,
+                   help="processes compiling at once (default: the cores)")
     w.add_argument("--quiet", action="store_true", help="no bar")
+    w.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     c = sub.add_parser("check", help="grade the exercises (bfs, astar, heuristic, rank, ...) "
                                      "written in FILE.py (puzzlelib.exercises)")
     c.add_argument("file", help="a .py file defining some of the exercises' functions")
@@ -380,65 +387,6 @@ def _parser():
     c.add_argument("--time-limit", type=_number(most=None, whole=False), default=None,
                    help="seconds per exercise")
     return p
-
-
-_EIGHT = "8 6 7 2 5 4 3 0 1"
-#: What ``warm`` runs: small cases of every command, each compiling (or loading) the kernels the
-#: command needs at any size (a kernel is compiled once per kind of puzzle and method).
-WARM = [
-    ["layers", "--size", "3x3", "--start", "1 2 3 4 5 6 7 8 0"],
-    ["layers", "--size", "2x3", "--start", "1 1 2 2 3 0"],
-    ["layers", "--size", "2x3", "--start", "1 2 3 4 5 0", "--table", "packed"],
-    *[["solve", "--size", "3x3", "--start", _EIGHT, "--method", m]
-      for m in ("bfs", "bidir", "iddfs", "idastar", "astar", "greedy")],
-    ["solve", "--size", "3x3", "--start", _EIGHT, "--method", "iddfs", "--all"],
-    ["solve", "--size", "3x3", "--start", _EIGHT, "--method", "idastar", "--all"],
-    ["solve", "--size", "3x3", "--start", _EIGHT, "--heuristic", "linear-conflict"],
-    ["solve", "--size", "4x4", "--start", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
-     "--heuristic", "pdb555"],
-    ["solve", "--puzzle", "rotation", "--size", "3x3", "--start", "9 8 7 6 5 4 3 2 1"],
-    ["solve", "--puzzle", "rotation", "--size", "3x3", "--start", "9 8 7 6 5 4 3 2 1",
-     "--method", "bfs"],
-    ["blocks", "layers", "--board", "{classic}", "--metric", "unit"],
-    ["blocks", "solve", "--board", "{classic}", "--metric", "unit"],
-    ["layers", "--puzzle", "pancake", "--size", "6"],
-    ["solve", "--puzzle", "pancake", "--start", "3 1 5 2 6 4", "--method", "idastar"],
-    ["solve", "--puzzle", "topspin", "--size", "8,4", "--start", "4 3 2 1 5 6 7 8"],
-    ["layers", "--puzzle", "pocket-cube", "--metric", "qtm"],
-]
-
-
-def _warm(args):
-    """Run :data:`WARM` in this process, its output dropped; returns the exit status."""
-    import io
-    import tempfile
-    import time
-    from contextlib import redirect_stderr, redirect_stdout
-
-    from tqdm import tqdm
-
-    from .domains.blocks import CLASSIC
-
-    t0 = time.perf_counter()
-    bar = tqdm(WARM, desc="compiling", unit="command", disable=args.quiet, file=sys.stderr)
-    with tempfile.TemporaryDirectory(prefix="puzzlelib-warm-") as tmp:
-        classic = Path(tmp) / "classic_4x5.txt"
-        classic.write_text(CLASSIC + "\n")
-        for argv in bar:
-            argv = [str(classic) if a == "{classic}" else a for a in argv]
-            bar.set_postfix_str(" ".join(argv[:4]))
-            said = io.StringIO()
-            with redirect_stdout(io.StringIO()), redirect_stderr(said):
-                status = main([*argv, "--json"])
-            if status != 0:
-                why = (said.getvalue().strip().splitlines() or [f"exit status {status}"])[-1]
-                sys.stderr.write(f"puzzlelib: error: warm: {' '.join(argv)}: {why}\n")
-                return status
-    bar.close()
-    if not args.quiet:
-        sys.stderr.write(f"compiled or loaded every command's kernels in "
-                         f"{time.perf_counter() - t0:.0f} s\n")
-    return 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -744,7 +692,12 @@ def _main(argv):
         return check_command(args.file, args.json, args.time_limit)
     tune()  # a command runs searches: keep freed memory, start the threads (puzzlelib.tuning)
     if args.command == "warm":
-        return _warm(args)
+        if args.serve:
+            return warm.serve(main)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_line
+            jobs = None if args.jobs is None else check_threads(args.jobs, "--jobs")
+        return warm.warm(main, jobs, args.every, args.quiet)
     with warnings.catch_warnings():
         warnings.showwarning = _warning_line
         return _command(args)

@@ -230,33 +230,6 @@ def test_a_reader_that_stops_early_gets_no_traceback():
     assert "Traceback" not in err and "BrokenPipe" not in err, err
 
 
-def test_warm_covers_every_command_and_puzzle():
-    """``warm``'s list parses as commands, and touches every command, method and puzzle."""
-    from puzzlelib import cli
-    from puzzlelib.domains import METHODS, PUZZLES
-
-    parser = cli._parser()
-    parsed = [parser.parse_args([*argv, "--json"]) for argv in cli.WARM]
-    assert {a.command for a in parsed} == {"solve", "layers", "blocks"}
-    assert {a.puzzle for a in parsed if a.command in ("solve", "layers")} | {"blocks"} == set(PUZZLES)
-    sliding = {a.method for a in parsed if a.command == "solve" and a.puzzle == "sliding"}
-    assert set(METHODS) <= sliding
-
-
-def test_warm_runs_its_list_and_stops_at_a_failure(capsys, monkeypatch):
-    from puzzlelib import cli
-
-    monkeypatch.setattr(cli, "WARM", [["layers", "--size", "2x2", "--start", "1 2 3 0"],
-                                      ["blocks", "layers", "--board", "{classic}"]])
-    assert main(["warm"]) == 0
-    out = capsys.readouterr()
-    assert out.out == "" and "every command's kernels" in out.err
-    monkeypatch.setattr(cli, "WARM", [["layers", "--size", "2x2", "--start", "1 2 0 3 4"]])
-    assert main(["warm", "--quiet"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "warm: layers --size 2x2" in err and "start" in err
-
-
 @pytest.mark.parametrize("argv", [
     ["--size", "2x3", "--start", "1 2 3 4 0 5"],
     ["--puzzle", "rotation", "--size", "3x3", "--start", "9 4 3 2 1 8 7 6 5"],
