@@ -401,7 +401,9 @@ def _plan_deepening(space, guided_later, method, all_solutions, threads, depth, 
     elif threads == 1:
         why.append("one thread asked for (or the only one)")
     else:
-        why.append(f"big passes' subtrees shared among {threads} threads")
+        why.append(f"big passes' subtrees shared among {threads} threads (once the shared "
+                   f"pass is compiled, or the process has searched "
+                   f"{_ida.SPLIT_AFTER_SECONDS:g} s without it)")
     if transpositions:
         why.append(f"a transposition table of up to {transpositions:,} positions a pass")
     mem = (8 * (depth + 1) + _ida.stack_bytes(space.params, depth, space.frontier is not None)

@@ -247,3 +247,55 @@ def test_a_process_finds_damaged_compiled_code_and_compiles_it_again(tmp_path):
     answer = str(sum(i * i for i in range(1000)))
     assert runs == [([answer, "0"], False), ([answer, "1"], False), ([answer, "0"], True),
                     ([answer, "1"], False)]
+
+
+def test_ready_says_whether_a_call_would_compile():
+    # compiled here for these types; saved in the cache (a new dispatcher of the same function
+    # has compiled nothing yet); neither, for types never compiled
+    import numpy as np
+
+    from puzzlelib.search.idastar import first_bound
+
+    args = (np.int64(3), np.int64(8), np.int64(2))
+    first_bound(*args)
+    assert _numba_cache.ready(first_bound, args)
+    fresh = _numba_cache.jit(first_bound.py_func)
+    assert not fresh.overloads and _numba_cache.ready(fresh, args)
+    assert not _numba_cache.ready(fresh, (np.float32(3), np.int8(8), np.int16(2)))
+    assert not _numba_cache.ready(fresh, (object(), 1, 2))  # (types numba does not know)
+
+
+def test_a_short_threaded_search_shares_no_pass_until_the_shared_pass_is_ready(monkeypatch):
+    # the shared pass is compiled only once it is ready (compiled, or in the cache) or the
+    # process has searched SPLIT_AFTER_SECONDS without it; a caller naming split_after shares
+    # at once; the counts are the same either way
+    puz = sliding.SlidingPuzzle("3x3")
+    start = puz.encode("8 6 7 2 5 4 3 0 1")
+    shared = []
+    real = idastar._split_pass
+
+    def counted(*args):
+        shared.append(1)
+        return real(*args)
+
+    counted.overloads = {}  # (as if compiled for no search in this process)
+
+    monkeypatch.setattr(idastar, "_split_pass", counted)
+
+    def run(**kw):
+        shared.clear()
+        r = idastar.iterative_deepening(start, puz.depth_first.fns, puz.params,
+                                        puz.residue(start), True, 80, parallel=True, **kw)
+        return (r.length, r.solutions, r.generated, r.expanded), len(shared)
+
+    monkeypatch.setattr(idastar, "ready", lambda *a: False)
+    monkeypatch.setattr(idastar, "_unshared", [0.0])
+    serial, calls = run()
+    assert calls == 0 and serial[:2] == (31, 40)
+    assert idastar._unshared[0] > 0  # (the passes it could have shared, timed)
+    assert run(split_after=idastar.SPLIT_MIN_NODES) == (serial, 2)  # bounds 29 and 31
+    monkeypatch.setattr(idastar, "_unshared", [idastar.SPLIT_AFTER_SECONDS])
+    assert run() == (serial, 2)
+    monkeypatch.setattr(idastar, "_unshared", [0.0])
+    monkeypatch.setattr(idastar, "ready", lambda *a: True)
+    assert run() == (serial, 2)

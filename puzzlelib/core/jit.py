@@ -183,6 +183,24 @@ class PackageCache(FunctionCache):
             cache_path=self._cache_path, filename_base=self._impl.filename_base,
             source_stamp=self._impl.locator.get_source_stamp())
 
+    def holds(self, sig, codegen):
+        """Whether an entry for the argument types ``sig`` is saved (nothing is loaded)."""
+        return self._index_key(sig, codegen) in self._cache_file._load_index()
+
+
+def ready(dispatcher, args):
+    """Whether calling ``dispatcher`` (a function made here) with ``args`` would not compile:
+    it is compiled for their types in this process, or saved in the cache (then loaded when
+    called). For a search that may leave a costly kernel out of a short call."""
+    try:
+        sig = tuple(dispatcher.typeof_pyval(a) for a in args)
+    except Exception:  # (typed when called, which reports it)
+        return False
+    if sig in dispatcher.overloads:
+        return True
+    cache = getattr(dispatcher, "_cache", None)
+    return isinstance(cache, PackageCache) and cache.holds(sig, dispatcher.targetctx.codegen())
+
 
 PREFIX = "puzzlelib:"
 

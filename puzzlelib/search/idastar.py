@@ -35,6 +35,7 @@ among threads (``_split_pass``), or one search per thread (``_deepen_batch``); r
 namedtuples read by name.
 """
 
+import time
 from collections import namedtuple
 
 import numba
@@ -46,7 +47,7 @@ from numba.core.datamodel import models, register_default
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic, overload, typeof_impl
 
-from ..core.jit import jit, kernel
+from ..core.jit import jit, kernel, ready
 from ..core.limits import RUNNING, STOP_MASK, check, note, report, stop_reason
 from ..core.contract import ILLEGAL, play
 from ..core.hashset import find_hashed, grow_rows, hash_state, new_table, put
@@ -68,6 +69,13 @@ SPLIT_MIN_BOUND = 12
 #: price is paid on a busy machine, where a parallel region waits for every thread to be
 #: scheduled; pass ``threads=1`` there (benchmarks/RESULTS.md, "Constants").
 SPLIT_MIN_NODES = 1 << 11
+#: ... and, unless the shared pass is compiled already for the search's types (in this process,
+#: or saved in the cache), only once this process's searches have spent this many seconds in
+#: passes they could have shared: :func:`_split_pass` and the kernels under it take about as
+#: long to compile as the rest of a depth-first search's kernels together, which a search of
+#: milliseconds would wait for and gain nothing from (``split_after`` given: at once).
+SPLIT_AFTER_SECONDS = 0.5
+_unshared = [0.0]  # the seconds this process's searches spent in passes they could have shared
 #: :func:`_deepen_batch` hands a search over after a pass of at least this many nodes. Far
 #: more than :data:`SPLIT_MIN_NODES`: a batch keeps all threads busy with whole searches, and
 #: entering a parallel region costs tens of milliseconds on a busy machine, far more than the
@@ -974,6 +982,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
                        first_transpositions)
     if parallel:
         start_threads()
+    eager = split_after is not None  # (a caller that names it wants passes shared at once)
     split_after = SPLIT_MIN_NODES if split_after is None else int(split_after)
     state = start.copy()
     h0 = int(fns.heuristic(state, p))
@@ -999,8 +1008,17 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
             first, done, exhausted, stored=deepest + 1 + held,
             memory_bytes=path.nbytes + stack_bytes(p, deepest, ffns is not None) + tt_bytes)
 
+    compiled = None  # whether the shared pass is ready for this search's types (asked once)
     while bound <= max_bound:
-        if can_split and bound >= SPLIT_MIN_BOUND and last >= split_after:
+        share = can_split and bound >= SPLIT_MIN_BOUND and last >= split_after
+        waiting = False
+        if share and not (eager or _unshared[0] >= SPLIT_AFTER_SECONDS or _split_pass.overloads):
+            # (once it is compiled for some search, a process shares every search's passes:
+            # asking numba for the types costs a short search some percent)
+            if compiled is None:
+                compiled = ready(_split_pass, (ctx, state, h0, bound, path, split_subtrees(last)))
+            waiting = not compiled
+        if share and not waiting:
             iterations += 1
             r = _split_pass(ctx, state, h0, bound, path, split_subtrees(last))
             check()
@@ -1017,8 +1035,11 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
             bound = int(next_bound(bound, int(r.over), step))
             continue
         limits = Limits(max_bound, node_limit, split_after if can_split else -1,
-                        SPLIT_MIN_BOUND, 1 if one_pass else max_bound + 1)
+                        SPLIT_MIN_BOUND, 1 if one_pass or waiting else max_bound + 1)
+        t0 = time.perf_counter()
         r = _deepen_passes(ctx, state, h0, bound, path, limits, nodes, expanded)
+        if waiting:
+            _unshared[0] += time.perf_counter() - t0
         check()
         note(depth=int(r.done), positions=int(r.nodes))
         entries, nbytes = _tt_size(ctx.tt)
@@ -1130,6 +1151,7 @@ def deepen_many(starts, bound0s, fns, p, max_bound, threads, cfns=None, hand_ove
             res = iterative_deepening(
                 starts[i], fns, p, int(bounds[i]), False, max_bound, parallel=True, cfns=cfns,
                 resume=(nodes[i], lasts[i], expanded[i]), skip=skip,
+                split_after=SPLIT_MIN_NODES,  # (a big search: its passes shared at once)
             )
             lengths[i] = res.length if res.status == FOUND else -1
             nodes[i] = res.generated
