@@ -109,6 +109,25 @@ def test_the_cached_automaton_is_the_one_made():
     assert np.array_equal(cycles.cached_automaton(10), cycles.move_automaton(10))
 
 
+def test_the_shipped_automaton_is_the_one_made():
+    # the file shipped with the package is what move_automaton makes now (a change to the
+    # making must raise cycles.VERSION and ship the new file: cycles.ship()); cached_automaton
+    # hands it out without making it
+    shipped = cycles.shipped_automaton()
+    assert shipped is not None, f"{cycles.SHIPPED.name} missing: make and ship it"
+    assert np.array_equal(shipped, cycles.move_automaton(cycles.DEFAULT_MAX_LEN))
+    cycles._MADE.pop(cycles.DEFAULT_MAX_LEN, None)
+    assert np.array_equal(cycles.cached_automaton(), shipped)
+
+
+def test_a_damaged_shipped_automaton_reads_as_missing(tmp_path):
+    data = cycles.SHIPPED.read_bytes()
+    for bad in (data[: len(data) // 2], data[:100] + bytes([data[100] ^ 1]) + data[101:], b""):
+        (tmp_path / "bad.npy.xz").write_bytes(bad)
+        assert cycles.shipped_automaton(tmp_path / "bad.npy.xz") is None
+    assert cycles.shipped_automaton(tmp_path / "absent.npy.xz") is None
+
+
 def test_bad_lengths_are_refused():
     with pytest.raises(ValueError, match="max_len must be 1 to 30"):
         cycles.redundant_strings(0)

@@ -27,6 +27,11 @@ after a path says which of their beginnings the path ends with, and a move that 
 one is refused.
 """
 
+import io
+import lzma
+import warnings
+from pathlib import Path
+
 import numpy as np
 
 from ..core import store
@@ -287,15 +292,48 @@ def decode(code, length):
 
 #: The automata made in this process, by ``max_len``.
 _MADE = {}
+#: The version of the automaton's making, in its cache entry and its shipped file's name.
+VERSION = 1
+#: The automaton of :data:`DEFAULT_MAX_LEN`, made once and shipped with the package (making it
+#: compiles and runs for tens of seconds, the largest share of a first depth-first search);
+#: tests/test_cycles.py checks that it is the one :func:`move_automaton` makes. An ``.npy``
+#: file, xz-compressed (its check finds a damaged file, which is then made anew).
+SHIPPED = Path(__file__).with_name(f"grid-{DEFAULT_MAX_LEN}-v{VERSION}.npy.xz")
+
+
+def shipped_automaton(path=SHIPPED):
+    """The shipped automaton (see :data:`SHIPPED`), or ``None`` when missing or damaged."""
+    try:
+        table = np.load(io.BytesIO(lzma.decompress(path.read_bytes())), allow_pickle=False)
+    except (OSError, lzma.LZMAError, ValueError, EOFError):
+        return None
+    if table.dtype != np.int32 or table.ndim != 2 or table.shape[1] != 4:
+        return None
+    return table
+
+
+def ship(path=SHIPPED):
+    """Make the automaton of :data:`DEFAULT_MAX_LEN` and write it where it is shipped (after a
+    change to its making, with :data:`VERSION` raised)."""
+    buf = io.BytesIO()
+    np.save(buf, np.ascontiguousarray(move_automaton(DEFAULT_MAX_LEN), dtype=np.int32))
+    path.write_bytes(lzma.compress(buf.getvalue(), preset=9 | lzma.PRESET_EXTREME))
 
 
 def cached_automaton(max_len=DEFAULT_MAX_LEN):
-    """:func:`move_automaton`, kept in the package's cache folder (a few seconds to make the
-    first time, a millisecond to read after)."""
+    """:func:`move_automaton`: the shipped one for :data:`DEFAULT_MAX_LEN`, else kept in the
+    package's cache folder (seconds to make the first time, a millisecond to read after)."""
     if max_len in _MADE:
         return _MADE[max_len]
+    if max_len == DEFAULT_MAX_LEN:
+        table = shipped_automaton()
+        if table is not None:
+            _MADE[max_len] = table
+            return table
+        if SHIPPED.exists():
+            warnings.warn(f"{SHIPPED} is damaged: making the automaton anew")
     path = store.cache_root() / "moves" / f"grid-{int(max_len)}.bin"
-    expect = {"kind": "grid move automaton", "max_len": int(max_len), "version": 1}
+    expect = {"kind": "grid move automaton", "max_len": int(max_len), "version": VERSION}
     got = store.read(path, expect, "move automaton")
     if got is None:
         table = move_automaton(max_len)
