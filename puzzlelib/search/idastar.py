@@ -72,9 +72,10 @@ SPLIT_MIN_NODES = 1 << 11
 #: ... and, unless the shared pass is compiled already for the search's types (in this process,
 #: or saved in the cache), only once this process's searches have spent this many seconds in
 #: passes they could have shared: :func:`_split_pass` and the kernels under it take about as
-#: long to compile as the rest of a depth-first search's kernels together, which a search of
-#: milliseconds would wait for and gain nothing from (``split_after`` given: at once).
-SPLIT_AFTER_SECONDS = 0.5
+#: long to compile as the rest of a depth-first search's kernels together (tens of seconds),
+#: which a search of a second would wait for and gain little from; a long search loses at
+#: most these seconds' worth of the other threads (``split_after`` given: at once).
+SPLIT_AFTER_SECONDS = 5.0
 _unshared = [0.0]  # the seconds this process's searches spent in passes they could have shared
 #: :func:`_deepen_batch` hands a search over after a pass of at least this many nodes. Far
 #: more than :data:`SPLIT_MIN_NODES`: a batch keeps all threads busy with whole searches, and
