@@ -27,6 +27,17 @@ else:
     settings.load_profile("long" if os.environ.get("PUZZLELIB_FUZZ") == "long" else "puzzlelib")
 
 
+@pytest.fixture(autouse=True)
+def _passes_shared_at_once(monkeypatch):
+    """A threaded depth-first search shares its passes among the threads at once, as a long
+    one does (a short one waits until its shared pass is compiled: puzzlelib.search.idastar,
+    SPLIT_AFTER_SECONDS), so that the tests comparing one thread with two always compare two
+    kernels."""
+    from puzzlelib.search import idastar
+
+    monkeypatch.setattr(idastar, "_unshared", [idastar.SPLIT_AFTER_SECONDS])
+
+
 def pytest_collection_modifyitems(config, items):
     if os.environ.get("PUZZLELIB_HEAVY") == "1":
         return
