@@ -1,8 +1,15 @@
 import os
 import random
+import signal
 import tempfile
 
 import pytest
+
+# the tests of Ctrl-C send SIGINT to processes they start; a suite started in the background of
+# a shell (`make test &`, nohup) inherits SIGINT ignored, and so would those processes (a
+# handler is reset on exec, an ignored signal stays ignored): take it back
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # pattern databases built by the tests go to a throw-away cache, never the user's
 os.environ.setdefault("PUZZLELIB_CACHE", tempfile.mkdtemp(prefix="puzzlelib-test-cache-"))

@@ -69,6 +69,11 @@ from .packed import front_words, packed_bytes, table_words
 
 #: The parts held by this process's worker(s): ``(run, part) -> _Part``.
 _PARTS = {}
+#: The runs whose parts were let go (:func:`_drop_run`): a part an unfinished task of one of them
+#: makes afterwards is not kept. Changes to both under :data:`_PARTS_LOCK` (tasks run in the
+#: worker's threads, :func:`_drop_run` in its event loop).
+_GIVEN_UP = set()
+_PARTS_LOCK = threading.Lock()
 #: The format of a checkpoint folder's record.
 CHECKPOINT_FORMAT = "puzzlelib-dask-layers-2"
 #: How often (seconds) the client asks the scheduler which workers are left while it waits.
@@ -661,7 +666,9 @@ def _init_part(run, i, n_parts, m, space, starts, folder, depth):
                 raise PuzzleError(f"checkpoint folder {folder}: {path.name} (part {i}, layer "
                                   f"{d}) cannot be read ({str(e).splitlines()[0]}); give "
                                   f"another folder") from None
-    _PARTS[(run, i)] = part
+    with _PARTS_LOCK:
+        if run not in _GIVEN_UP:  # (a run the client gave up while this task ran: no part kept)
+            _PARTS[(run, i)] = part
     return new
 
 
@@ -937,9 +944,12 @@ def _drop_part(run, i):
 
 
 async def _drop_run(run):
-    """Let the parts of ``run`` go (a coroutine, so that the client need not wait for it)."""
-    for k in [k for k in _PARTS if k[0] == run]:
-        del _PARTS[k]
+    """Let the parts of ``run`` go (a coroutine, so that the client need not wait for it), and
+    any that a task still running makes (:data:`_GIVEN_UP`)."""
+    with _PARTS_LOCK:
+        _GIVEN_UP.add(run)
+        for k in [k for k in _PARTS if k[0] == run]:
+            del _PARTS[k]
 
 
 def _part_bytes():
