@@ -191,6 +191,46 @@ def test_a_changed_file_never_leaves_a_stale_kernel_in_another(tmp_path):
     assert answers == ["1", "1", "2"]
 
 
+def test_a_function_compiled_for_a_caller_gets_its_wrappers_when_python_calls_it():
+    # numba compiles value() for probe() without the wrappers Python needs; a call from
+    # Python then compiles it again with them, and both answer
+    @_numba_cache.jit
+    def value(x):
+        return x * 3
+
+    @_numba_cache.jit
+    def probe(x):
+        return value(x) + 1
+
+    assert probe(4) == 13
+    assert len(value.overloads) == 1 and len(value._inner_only) == 1
+    assert value(4) == 12 and not value._inner_only
+    assert probe(5) == 16 and value(5) == 15
+
+
+def test_the_cache_keeps_code_without_wrappers_apart(tmp_path):
+    """In a copy of the package: a process that only ran the probe saved value() without its
+    wrappers; a later process calling value() from Python compiles it (loading that code
+    would crash), and one after that loads it."""
+    _, env = _package_copy(tmp_path, _probe_a=_PROBE_A, _probe_b=_PROBE_B.format(7))
+    children = [
+        "from puzzlelib._probe_a import probe; print(probe())",
+        "from puzzlelib._probe_b import value; import json; "
+        "print(value(), json.dumps([sum(value.stats.cache_hits.values()), "
+        "sum(value.stats.cache_misses.values())]))",
+        "from puzzlelib._probe_b import value; import json; "
+        "print(value(), json.dumps([sum(value.stats.cache_hits.values()), "
+        "sum(value.stats.cache_misses.values())]))",
+    ]
+    runs = []
+    for child in children:
+        out = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True,
+                             cwd=tmp_path, text=True, timeout=600)
+        assert out.returncode == 0, out.stderr
+        runs.append(out.stdout.split())
+    assert runs == [["7"], ["7", "[0,", "1]"], ["7", "[1,", "0]"]]
+
+
 def test_the_digest_follows_the_files_kernels_are_compiled_from(tmp_path):
     """Editing a plain-Python module (the teaching versions, the pictures) keeps the compiled
     kernels; editing a kernel layer's file, or a top-level file that uses the jit module, does

@@ -23,6 +23,13 @@ in every process. That is safe because the folder changes with any of the packag
 Functions from outside the package (a puzzle of your own) keep numba's random id, and a
 kernel given one saves no entry (it would never be found again, and nothing would notice if
 its source changed): such kernels are compiled once per process.
+
+**No wrappers for code only compiled code calls.** numba compiles a function for each new
+kind of argument, and gives it two wrappers: one that Python calls (it converts every argument
+from a Python object) and one that C calls. A helper that numba compiles because a function
+being compiled calls it (:class:`_Dispatcher`) gets neither: compiled functions call each
+other directly, and the wrappers were a fifth to a third of a command's compile time. Called
+from Python later, the helper is compiled again with them. The two kinds are cached apart.
 """
 
 import hashlib
@@ -30,12 +37,16 @@ import itertools
 import os
 import pickle
 import re
+import threading
 import warnings
 from pathlib import Path
 
 import numba
+from numba.core import sigutils
 from numba.core.caching import (CompileResultCacheImpl, FunctionCache, IndexDataCacheFile,
                                  _CacheLocator)
+from numba.core.compiler_lock import global_compiler_lock
+from numba.core.registry import CPUDispatcher
 
 from .store import cache_root, locked
 
@@ -177,14 +188,34 @@ class PackageCache(FunctionCache):
 
     _impl_class = _PackageCacheImpl
 
+    #: Set by :class:`_Dispatcher` while it compiles for compiled callers only: entries then
+    #: save and load under their own key (code without wrappers), and a load falls back on
+    #: the entry with wrappers, which serves too.
+    inner = False
+
     def __init__(self, py_func):
         super().__init__(py_func)
         self._cache_file = _SharedCacheFile(
             cache_path=self._cache_path, filename_base=self._impl.filename_base,
             source_stamp=self._impl.locator.get_source_stamp())
 
+    def _index_key(self, sig, codegen):
+        key = super()._index_key(sig, codegen)
+        return (*key, "no wrappers") if self.inner else key
+
+    def _load_overload(self, sig, target_context):
+        got = super()._load_overload(sig, target_context)
+        if got is None and self.inner:
+            self.inner = False
+            try:
+                got = super()._load_overload(sig, target_context)
+            finally:
+                self.inner = True
+        return got
+
     def holds(self, sig, codegen):
-        """Whether an entry for the argument types ``sig`` is saved (nothing is loaded)."""
+        """Whether an entry Python could call, for the argument types ``sig``, is saved
+        (nothing is loaded)."""
         return self._index_key(sig, codegen) in self._cache_file._load_index()
 
 
@@ -234,7 +265,67 @@ class KernelCache(PackageCache):
             super().save_overload(sig, data)
 
 
+_NO_WRAPPERS = ("no_cpython_wrapper", "no_cfunc_wrapper")
+_compiling = threading.local()  # .depth: how many compiles this thread is inside
+
+
+class _Dispatcher(CPUDispatcher):
+    """numba's dispatcher, which compiles a function without its Python and C wrappers when
+    numba compiles it because another function being compiled calls it (see the module).
+
+    Such a compile result is kept (in :attr:`overloads`, where compiled callers find it) but
+    not offered to Python's calls: a call from Python with those argument types compiles the
+    function again, with its wrappers, and that result replaces it."""
+
+    def compile(self, sig):
+        with global_compiler_lock:  # (the options below are this dispatcher's, shared)
+            args = tuple(sigutils.normalize_signature(sig)[0])
+            depth = getattr(_compiling, "depth", 0)
+            inner_only = self.__dict__.setdefault("_inner_only", set())
+            if depth == 0 and args in inner_only:  # Python calls: compile with the wrappers
+                del self.overloads[args]
+                inner_only.discard(args)
+            inner = depth > 0 and args not in self.overloads
+            opts, cache = self.targetoptions, self._cache
+            before = {k: opts[k] for k in _NO_WRAPPERS if k in opts}
+            if inner:
+                opts.update(dict.fromkeys(_NO_WRAPPERS, True))
+                cache.inner = True
+            _compiling.depth = depth + 1
+            try:
+                return super().compile(sig)
+            finally:
+                _compiling.depth = depth
+                if inner:
+                    for k in _NO_WRAPPERS:
+                        opts.pop(k, None)
+                    opts.update(before)
+                    cache.inner = False
+
+    def add_overload(self, cres):
+        args = tuple(cres.signature.args)
+        inner_only = self.__dict__.setdefault("_inner_only", set())
+        if cres.objectmode or cres.library.get_pointer_to_function(
+                cres.fndesc.llvm_cpython_wrapper_name):
+            inner_only.discard(args)
+            super().add_overload(cres)
+        else:  # (its entry point has no code: Python must not be handed it)
+            inner_only.add(args)
+            self.overloads[args] = cres
+
+
+def overload(func, jit_options=None, **kw):
+    """``numba.extending.overload``, its implementations compiled without the C wrapper
+    (numba already leaves out the Python one): only compiled code calls them."""
+    from numba.extending import overload as numba_overload
+
+    return numba_overload(func, jit_options={"no_cfunc_wrapper": True, **(jit_options or {})},
+                          **kw)
+
+
 def _with_cache(dispatcher, cache_class):
+    if type(dispatcher) is CPUDispatcher:
+        dispatcher.__class__ = _Dispatcher
     try:
         dispatcher._cache = cache_class(dispatcher.py_func)
     except (RuntimeError, OSError):

@@ -39,9 +39,8 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from numba.extending import overload
 
-from ..core.jit import jit
+from ..core.jit import jit, overload
 from ..domains.blocks import (
     B_TL,
     FRONTIER_PLAIN,

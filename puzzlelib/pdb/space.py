@@ -27,10 +27,9 @@ among the free cells.
 from collections import namedtuple
 
 import numpy as np
-from numba.extending import overload
 
 
-from ..core.jit import jit
+from ..core.jit import jit, overload
 from ..core.contract import ILLEGAL, DomainFns, domain_fn
 from ..core.errors import PuzzleError
 from ..domains.sliding import grid_neighbours

@@ -41,9 +41,8 @@ no path has a skipped length, so while the sides have not met every path is stil
 
 import numpy as np
 from numba import literal_unroll
-from numba.extending import overload
 
-from ..core.jit import call_direct, kernel
+from ..core.jit import call_direct, kernel, overload
 from ..core.limits import RUNNING, STOP_MASK, check, report, stop_reason
 from ..core.contract import ILLEGAL, UNSEEN
 from .idastar import first_bound

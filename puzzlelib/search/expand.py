@@ -27,11 +27,10 @@ compiles the same functions for the GPU, given a bundle of device functions (see
 
 import numpy as np
 from numba import types
-from numba.extending import overload
 
 from ..core.contract import ILLEGAL
 from ..core.hashing import popcount_swar
-from ..core.jit import jit
+from ..core.jit import jit, overload
 
 #: Words a domain's ``children`` may keep between its calls on one range of the table.
 MEMO_WORDS = 8

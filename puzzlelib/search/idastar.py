@@ -45,9 +45,9 @@ from numba.core.errors import TypingError
 from numba.core.typing.typeof import typeof
 from numba.core.datamodel import models, register_default
 from numba.core.imputils import impl_ret_borrowed
-from numba.extending import intrinsic, overload, typeof_impl
+from numba.extending import intrinsic, typeof_impl
 
-from ..core.jit import jit, kernel, ready
+from ..core.jit import jit, kernel, overload, ready
 from ..core.limits import RUNNING, STOP_MASK, check, note, report, stop_reason
 from ..core.contract import ILLEGAL, play
 from ..core.hashset import find_hashed, grow_rows, hash_state, new_table, put

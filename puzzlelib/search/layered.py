@@ -27,9 +27,8 @@ until reached); the table decides what is new, one byte per position. Two ways t
 
 import numpy as np
 from numba import prange
-from numba.extending import overload
 
-from ..core.jit import jit, kernel
+from ..core.jit import jit, kernel, overload
 from ..core import memory
 from ..core.contract import ILLEGAL, UNSEEN
 from ..core.errors import SearchLimitError
