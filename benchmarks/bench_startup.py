@@ -2,7 +2,7 @@
 compiled (an empty cache), loaded (the cache filled), and after the install step (``pip install
 --no-deps -e .`` and ``python -m puzzlelib warm``); and notebook 00 run cold and warm.
 
-    python -m benchmarks startup [--csv FILE] [--notebooks 00 01 ...] [--jobs N]
+    python -m benchmarks startup [--csv FILE] [--notebooks 00 01 ...] [--small] [--jobs N]
 
 Each command runs in a new process, timed from start to end (wall), with the
 ``compile_seconds`` it reports (compiling, or loading from the cache):
@@ -14,15 +14,17 @@ Each command runs in a new process, timed from start to end (wall), with the
    (with the dependencies present) and ``python -m puzzlelib warm`` (on ``--jobs`` processes,
    default the cores).
 
-Then each notebook of ``--notebooks`` (default 00, at full size) three times: cold (a third
-empty cache folder), after the install step (the second folder, filled by ``warm`` and the
-commands), and warm (again in that folder). Pattern databases the notebooks build count in their
-time; they are cached in the same folder.
+Then each notebook of ``--notebooks`` (default 00, at full size) three times: cold (an empty
+cache folder of its own), after the install step (its own copy of the second folder, filled by
+``warm`` and the commands), and warm (again in that copy). Pattern databases the notebooks build count in their
+time; they are cached in the same folder. ``--small`` runs the notebooks' quick variant (what
+the tests run: the same kernels compiled, less searching, so a larger share of compiling).
 """
 
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -79,9 +81,10 @@ def _timed(argv, cache, **kw):
     return time.perf_counter() - t0
 
 
-def _notebook(name, cache):
+def _notebook(name, cache, small=False):
     with tempfile.TemporaryDirectory(prefix="puzzlelib-startup-nb-") as out:
-        return _timed([sys.executable, "-m", "puzzlelib.reproduce", "--out", out, name], cache,
+        return _timed([sys.executable, "-m", "puzzlelib.reproduce", "--out", out, name,
+                       *(["--small"] if small else [])], cache,
                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -91,28 +94,41 @@ def main(argv=None):
     ap.add_argument("--csv", help="also write the tables to this CSV file")
     ap.add_argument("--notebooks", nargs="*", default=["00"],
                     help="notebooks to run cold, after the install step and warm (default 00)")
+    ap.add_argument("--small", action="store_true",
+                    help="the notebooks' quick variant (what the tests run)")
+    ap.add_argument("--no-commands", action="store_true",
+                    help="skip the commands' empty- and filled-cache passes")
     ap.add_argument("--jobs", default=None, help="warm's --jobs (default: the cores)")
     args = ap.parse_args(argv)
     rows = []
+    commands = [] if args.no_commands else COMMANDS
     with tempfile.TemporaryDirectory(prefix="puzzlelib-startup-") as cache:
-        cold = [_run(a, s, cache) for _, a, s in COMMANDS]
-        warm = [_run(a, s, cache) for _, a, s in COMMANDS]
-    with tempfile.TemporaryDirectory(prefix="puzzlelib-startup-") as installed, \
-            tempfile.TemporaryDirectory(prefix="puzzlelib-startup-") as empty:
+        cold = [_run(a, s, cache) for _, a, s in commands]
+        warm = [_run(a, s, cache) for _, a, s in commands]
+    with tempfile.TemporaryDirectory(prefix="puzzlelib-startup-") as installed:
         pip = _timed([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "-e",
                       str(ROOT)], installed, stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL)
         jobs = ["--jobs", args.jobs] if args.jobs else []
         setup = _timed([sys.executable, "-m", "puzzlelib", "warm", "--quiet", *jobs], installed)
-        after = [_run(a, s, installed) for _, a, s in COMMANDS]
-        books = [(nb, _notebook(nb, empty), _notebook(nb, installed), _notebook(nb, installed))
-                 for nb in args.notebooks]
+        after = [_run(a, s, installed) for _, a, s in commands]
+        books = []
+        for nb in args.notebooks:
+            # each notebook from its own empty folder, and from its own copy of the folder
+            # the install step filled (not from what the notebooks before it compiled)
+            with tempfile.TemporaryDirectory(prefix="puzzlelib-startup-") as cold_dir, \
+                    tempfile.TemporaryDirectory(prefix="puzzlelib-startup-") as copy:
+                shutil.copytree(installed, copy, dirs_exist_ok=True)
+                times = [_notebook(nb, c, args.small) for c in (cold_dir, copy, copy)]
+            books.append((nb, *times))
+            print(f"notebook {nb}: cold {times[0]:.1f} s, after install {times[1]:.1f} s, "
+                  f"warm {times[2]:.1f} s", flush=True)
     print(f"install step: pip install --no-deps -e . {pip:.1f} s, then python -m puzzlelib warm "
           f"{setup:.1f} s: {pip + setup:.1f} s")
     print(f"{'command':28s} {'empty cache: wall':>18s} {'(compile)':>10s}   "
           f"{'filled cache: wall':>18s} {'(load)':>8s}   {'after install: wall':>19s} "
           f"{'(load)':>8s}")
-    for (name, _, _), (cw, cc), (ww, wc), (aw, ac) in zip(COMMANDS, cold, warm, after):
+    for (name, _, _), (cw, cc), (ww, wc), (aw, ac) in zip(commands, cold, warm, after):
         def sec(x, w):
             return f"{x:{w - 1}.2f}s" if x is not None else " " * (w - 1) + "-"
 
@@ -126,7 +142,8 @@ def main(argv=None):
               f"{'cold/warm':>10s} {'after install/warm':>19s}")
     for nb, c, a, w in books:
         print(f"{nb:10s} {c:7.1f}s {a:13.1f}s {w:7.1f}s {c / w:10.2f} {a / w:19.2f}")
-        rows.append(("notebook", nb, c, None, w, None, a, None, pip, setup))
+        rows.append(("notebook small" if args.small else "notebook", nb, c, None, w, None, a,
+                     None, pip, setup))
     if args.csv:
         write_csv(args.csv, ["kind", "name", "cold_wall_s", "cold_compile_s", "warm_wall_s",
                              "warm_load_s", "after_install_wall_s", "after_install_load_s",

@@ -686,6 +686,32 @@ def main(argv=None):
         return 130
 
 
+def program():
+    """``python -m puzzlelib``: :func:`main`, and a Ctrl-C that comes while numba compiles ends
+    the process within a second (see :func:`puzzlelib.core.limits.exit_when_stuck`)."""
+    limits.exit_when_stuck(_end_now)
+    code = main()
+    if code == 130:
+        # interrupted: nothing is left to write, and the interpreter's clearing up after a
+        # compile cut short took most of a second (and could crash in LLVM's finalizers)
+        _end_now(None)
+    return code
+
+
+def _end_now(line):
+    # (from the watcher's thread: the main thread is inside the compiler, which writes nothing
+    # but under another name, renamed once whole)
+    import multiprocessing
+
+    if line is not None:
+        sys.stderr.write(f"puzzlelib: {line}\n")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    for child in multiprocessing.active_children():
+        child.terminate()
+    os._exit(130)
+
+
 def _main(argv):
     args = _parser().parse_args(argv)
     if args.command == "check":

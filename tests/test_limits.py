@@ -336,3 +336,92 @@ def test_an_interrupted_packed_search_resumes_from_its_saved_layers(tmp_path):
     assert any(tmp_path.iterdir())
     again = layers(PancakePuzzle(10), table="packed", checkpoint=tmp_path)
     assert again.counts == whole.counts
+
+
+def test_ctrl_c_while_numba_compiles_ends_the_command_within_a_second(tmp_path):
+    """``python -m puzzlelib`` with an empty cache: Ctrl-C while the search's kernels compile
+    (LLVM's C code would hold the interpreter for seconds) ends it within a second, with one
+    line and status 130, and leaves the cache whole: the same command then answers."""
+    import json
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PUZZLELIB_CACHE=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    argv = [sys.executable, "-m", "puzzlelib", "layers", "--puzzle", "pocket-cube", "--metric",
+            "qtm", "--json"]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        # the breadth-first search's first kernel saved: it compiles the next ones, watched
+        waited = time.monotonic()
+        while not list(tmp_path.rglob("*layered*.nbi")):
+            assert proc.poll() is None and time.monotonic() - waited < 120
+            time.sleep(0.05)
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        took = time.monotonic() - t0
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.startswith("puzzlelib: interrupted: ") and err.count("\n") == 1, err
+    assert took < 1.0
+    again = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and "damaged" not in again.stderr, again.stderr
+    assert json.loads(again.stdout)["total"] == 3_674_160
+
+
+_STUCK_CHILD = r"""
+import os, sys, zlib
+from numba.core import typed_passes
+from puzzlelib.core import limits
+
+real = typed_passes.NativeLowering.run_pass
+marker = sys.argv[1]
+data = os.urandom(1 << 22) * 32
+
+
+def held(self, state):
+    # inside a watch, once: C code that holds the main thread for seconds, as LLVM's can
+    if limits.active() is not None and not os.path.exists(marker):
+        open(marker, "w").close()
+        zlib.compress(data, 6)
+    return real(self, state)
+
+
+typed_passes.NativeLowering.run_pass = held
+sys.argv[1:] = ["layers", "--size", "2x3", "--start", "1 2 3 4 5 0"]
+from puzzlelib.cli import program
+sys.exit(program())
+"""
+
+
+def test_ctrl_c_ends_the_command_when_the_compiler_holds_the_main_thread(tmp_path):
+    """A compiler step that does not return to Python for seconds (here C code put into
+    numba's lowering): the command ends 0.8 s after Ctrl-C, from the watcher's thread."""
+    import subprocess
+    import sys
+
+    marker = tmp_path / "held"
+    env = dict(os.environ, PUZZLELIB_CACHE=str(tmp_path / "cache"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    proc = subprocess.Popen([sys.executable, "-c", _STUCK_CHILD, str(marker)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        waited = time.monotonic()
+        while not marker.exists():
+            assert proc.poll() is None and time.monotonic() - waited < 120
+            time.sleep(0.05)
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        took = time.monotonic() - t0
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.startswith("puzzlelib: interrupted: ") and err.count("\n") == 1, err
+    assert "(numba was compiling its kernels)" in err
+    assert took < 1.0

@@ -28,8 +28,9 @@ its source changed): such kernels are compiled once per process.
 kind of argument, and gives it two wrappers: one that Python calls (it converts every argument
 from a Python object) and one that C calls. A helper that numba compiles because a function
 being compiled calls it (:class:`_Dispatcher`) gets neither: compiled functions call each
-other directly, and the wrappers were a fifth to a third of a command's compile time. Called
-from Python later, the helper is compiled again with them. The two kinds are cached apart.
+other directly, and making the wrappers is a large share of a command's compile time
+(benchmarks/RESULTS.md, "No wrappers"). Called from Python later, the helper is compiled again
+with them. The two kinds are cached apart.
 """
 
 import hashlib

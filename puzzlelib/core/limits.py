@@ -8,9 +8,11 @@ can read, :func:`stop_reason`; the kernels look at it every few thousand positio
 early, and the search's Python code raises at its next :func:`check`, or when the watch ends:
 ``KeyboardInterrupt`` for Ctrl-C, :class:`~puzzlelib.SearchLimitError` for a limit. Kernels are
 compiled with ``nogil`` (:mod:`puzzlelib.core.jit`), so the watcher runs beside them. One wait
-remains: while numba compiles a kernel (its first call with an empty cache), LLVM's C code holds
-the interpreter, and Ctrl-C takes effect when its current step returns (longest for the
-largest kernels; see benchmarks/RESULTS.md).
+remains: while numba compiles a kernel (its first call with an empty cache), LLVM's C code does
+not return to Python for up to seconds, and a library call raises the ``KeyboardInterrupt`` when
+it returns. A program (the command line) can end at once instead
+(:func:`exit_when_stuck`): nothing is half-written then, since every file is written under
+another name and renamed once whole (numba's cache and :mod:`puzzlelib.core.store`).
 
 Memory is also claimed before it is taken: :func:`memory_room`, readable in kernels, is what
 the process may still add before it passes its limit, and :func:`claim` (in a kernel, before
@@ -28,6 +30,7 @@ import os
 import re
 import signal
 import socket
+import sys
 import threading
 import time
 
@@ -50,6 +53,9 @@ STOP_MASK = (1 << 14) - 1
 TICK = 0.02
 #: A stop not noticed by the search's Python code within this many seconds interrupts it.
 NUDGE = 0.5
+#: A Ctrl-C not acted on within this many seconds, the main thread inside numba's compiler,
+#: ends a program that asked for it (:func:`exit_when_stuck`).
+STUCK = 0.8
 #: The default limit leaves this share of what the process may use to everything else.
 MARGIN = 0.1
 _NO_LIMIT = 1 << 62
@@ -319,6 +325,7 @@ class _Watch:
     def _look(self):
         if self.reason != RUNNING:
             self._nudge()
+            self._end_if_stuck()
             return
         rss = rss_bytes()
         self.peak = max(self.peak, rss)
@@ -342,6 +349,12 @@ class _Watch:
                 and time.monotonic() - self.stopped_at > NUDGE):
             self.nudged = True
             signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    def _end_if_stuck(self):
+        end = _STUCK_END[0]
+        if (end is not None and self.reason == INTERRUPTED
+                and time.monotonic() - self.stopped_at > STUCK and _main_thread_compiling()):
+            end(f"{self.message()} (numba was compiling its kernels)")
 
     def _on_sigint(self, signum, frame):
         # The first SIGINT only stops the search: a handler that raised could run while numba
@@ -422,6 +435,30 @@ class _Watch:
         if self.reason in (OUT_OF_TIME, OUT_OF_MEMORY):
             return SearchLimitError(self.message())
         return None
+
+
+_STUCK_END = [None]
+
+
+def exit_when_stuck(end):
+    """For a program, never a library call: ``end(line)`` (which ends the process) is called,
+    from the watcher's thread, when a Ctrl-C has not stopped the search within :data:`STUCK`
+    seconds because the main thread is inside numba's compiler. ``None`` (the default): the
+    call raises ``KeyboardInterrupt`` once the compiler returns, as a notebook's kernel, which
+    must live on, needs."""
+    _STUCK_END[0] = end
+
+
+def _main_thread_compiling():
+    """Whether the main thread's Python stack is inside numba or llvmlite (compiling: a kernel
+    that runs has no Python frame of numba's)."""
+    frame = sys._current_frames().get(threading.main_thread().ident)
+    marks = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
+    while frame is not None:
+        if any(m in frame.f_code.co_filename for m in marks):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _in_compiler_callback(frame):
