@@ -402,7 +402,7 @@ def _plan_deepening(space, guided_later, method, all_solutions, threads, depth, 
         why.append("one thread asked for (or the only one)")
     else:
         why.append(f"big passes' subtrees shared among {threads} threads (once the shared "
-                   f"pass is compiled, or the process has searched "
+                   f"pass is compiled, or the process has searched, or is about to, "
                    f"{_ida.SPLIT_AFTER_SECONDS:g} s without it)")
     if transpositions:
         why.append(f"a transposition table of up to {transpositions:,} positions a pass")

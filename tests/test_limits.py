@@ -338,6 +338,28 @@ def test_an_interrupted_packed_search_resumes_from_its_saved_layers(tmp_path):
     assert again.counts == whole.counts
 
 
+def _interrupt_when(argv, env, ready, after):
+    """Start ``argv``; once ``ready()`` (within 2 minutes), wait ``after`` seconds and send
+    SIGINT. Returns the exit status, standard error, and the seconds from the signal to the
+    end."""
+    import subprocess
+
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        waited = time.monotonic()
+        while not ready():
+            assert proc.poll() is None and time.monotonic() - waited < 120
+            time.sleep(0.05)
+        time.sleep(after)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        return proc.returncode, err, time.monotonic() - t0
+    finally:
+        proc.kill()
+
+
 def test_ctrl_c_while_numba_compiles_ends_the_command_within_a_second(tmp_path):
     """``python -m puzzlelib`` with an empty cache: Ctrl-C while the search's kernels compile
     (LLVM's C code would hold the interpreter for seconds) ends it within a second, with one
@@ -350,22 +372,10 @@ def test_ctrl_c_while_numba_compiles_ends_the_command_within_a_second(tmp_path):
     env.pop("NUMBA_CACHE_DIR", None)
     argv = [sys.executable, "-m", "puzzlelib", "layers", "--puzzle", "pocket-cube", "--metric",
             "qtm", "--json"]
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    try:
-        # the breadth-first search's first kernel saved: it compiles the next ones, watched
-        waited = time.monotonic()
-        while not list(tmp_path.rglob("*layered*.nbi")):
-            assert proc.poll() is None and time.monotonic() - waited < 120
-            time.sleep(0.05)
-        time.sleep(0.3)
-        t0 = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-        took = time.monotonic() - t0
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
+    # once the breadth-first search's first kernel is saved: it compiles the next ones, watched
+    code, err, took = _interrupt_when(argv, env, lambda: list(tmp_path.rglob("*layered*.nbi")),
+                                      0.3)
+    assert code == 130, err
     assert err.startswith("puzzlelib: interrupted: ") and err.count("\n") == 1, err
     assert took < 1.0
     again = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
@@ -401,27 +411,14 @@ sys.exit(program())
 def test_ctrl_c_ends_the_command_when_the_compiler_holds_the_main_thread(tmp_path):
     """A compiler step that does not return to Python for seconds (here C code put into
     numba's lowering): the command ends 0.8 s after Ctrl-C, from the watcher's thread."""
-    import subprocess
     import sys
 
     marker = tmp_path / "held"
     env = dict(os.environ, PUZZLELIB_CACHE=str(tmp_path / "cache"))
     env.pop("NUMBA_CACHE_DIR", None)
-    proc = subprocess.Popen([sys.executable, "-c", _STUCK_CHILD, str(marker)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        waited = time.monotonic()
-        while not marker.exists():
-            assert proc.poll() is None and time.monotonic() - waited < 120
-            time.sleep(0.05)
-        time.sleep(0.2)
-        t0 = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-        took = time.monotonic() - t0
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
+    code, err, took = _interrupt_when([sys.executable, "-c", _STUCK_CHILD, str(marker)], env,
+                                      marker.exists, 0.2)
+    assert code == 130, err
     assert err.startswith("puzzlelib: interrupted: ") and err.count("\n") == 1, err
     assert "(numba was compiling its kernels)" in err
     assert took < 1.0

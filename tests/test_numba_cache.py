@@ -307,7 +307,8 @@ def test_ready_says_whether_a_call_would_compile():
 
 def test_a_short_threaded_search_shares_no_pass_until_the_shared_pass_is_ready(monkeypatch):
     # the shared pass is compiled only once it is ready (compiled, or in the cache) or the
-    # process has searched SPLIT_AFTER_SECONDS without it; a caller naming split_after shares
+    # process has searched SPLIT_AFTER_SECONDS without it, or is about to with the next pass
+    # (guessed from the last); a caller naming split_after shares
     # at once; the counts are the same either way
     puz = sliding.SlidingPuzzle("3x3")
     start = puz.encode("8 6 7 2 5 4 3 0 1")
@@ -336,6 +337,10 @@ def test_a_short_threaded_search_shares_no_pass_until_the_shared_pass_is_ready(m
     assert run(split_after=idastar.SPLIT_MIN_NODES) == (serial, 2)  # bounds 29 and 31
     monkeypatch.setattr(idastar, "_unshared", [idastar.SPLIT_AFTER_SECONDS])
     assert run() == (serial, 2)
+    # a hair below: the first pass that could be shared is not, and its time says that the
+    # next one would pass the threshold, so that one is
+    monkeypatch.setattr(idastar, "_unshared", [idastar.SPLIT_AFTER_SECONDS - 1e-9])
+    assert run() == (serial, 1)
     monkeypatch.setattr(idastar, "_unshared", [0.0])
     monkeypatch.setattr(idastar, "ready", lambda *a: True)
     assert run() == (serial, 2)

@@ -71,10 +71,11 @@ SPLIT_MIN_BOUND = 12
 SPLIT_MIN_NODES = 1 << 11
 #: ... and, unless the shared pass is compiled already for the search's types (in this process,
 #: or saved in the cache), only once this process's searches have spent this many seconds in
-#: passes they could have shared: :func:`_split_pass` and the kernels under it take about as
-#: long to compile as the rest of a depth-first search's kernels together (tens of seconds),
-#: which a search of a second would wait for and gain little from; a long search loses at
-#: most these seconds' worth of the other threads (``split_after`` given: at once).
+#: passes they could have shared, or would with the next pass (guessed from the last one's
+#: time and its growth over the one before): :func:`_split_pass` and the kernels under it
+#: take about as long to compile as the rest of a depth-first search's kernels together (tens
+#: of seconds), which a search of a second would wait for and gain little from; a long search
+#: loses at most these seconds' worth of the other threads (``split_after`` given: at once).
 SPLIT_AFTER_SECONDS = 5.0
 _unshared = [0.0]  # the seconds this process's searches spent in passes they could have shared
 #: :func:`_deepen_batch` hands a search over after a pass of at least this many nodes. Far
@@ -1010,10 +1011,12 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
             memory_bytes=path.nbytes + stack_bytes(p, deepest, ffns is not None) + tt_bytes)
 
     compiled = None  # whether the shared pass is ready for this search's types (asked once)
+    coming = 0.0  # the next pass's seconds on one thread, guessed (see SPLIT_AFTER_SECONDS)
     while bound <= max_bound:
         share = can_split and bound >= SPLIT_MIN_BOUND and last >= split_after
         waiting = False
-        if share and not (eager or _unshared[0] >= SPLIT_AFTER_SECONDS or _split_pass.overloads):
+        if share and not (eager or _unshared[0] + coming >= SPLIT_AFTER_SECONDS
+                          or _split_pass.overloads):
             # (once it is compiled for some search, a process shares every search's passes:
             # asking numba for the types costs a short search some percent)
             if compiled is None:
@@ -1040,7 +1043,9 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
         t0 = time.perf_counter()
         r = _deepen_passes(ctx, state, h0, bound, path, limits, nodes, expanded)
         if waiting:
-            _unshared[0] += time.perf_counter() - t0
+            took = time.perf_counter() - t0
+            _unshared[0] += took
+            coming = took * max(1.0, int(r.last) / max(last, 1))
         check()
         note(depth=int(r.done), positions=int(r.nodes))
         entries, nbytes = _tt_size(ctx.tt)
