@@ -693,7 +693,7 @@ def program():
     code = main()
     if code == 130:
         # interrupted: nothing is left to write, and the interpreter's clearing up after a
-        # compile cut short took most of a second (and could crash in LLVM's finalizers)
+        # compile cut short is slow and can crash in LLVM's finalizers (benchmarks/RESULTS.md)
         _end_now(None)
     return code
 
