@@ -701,7 +701,7 @@ def program():
 def _end_now(line):
     # (from the watcher's thread: the main thread is inside the compiler, which writes nothing
     # but under another name, renamed once whole)
-    import multiprocessing
+    import multiprocessing.util
 
     if line is not None:
         sys.stderr.write(f"puzzlelib: {line}\n")
@@ -709,6 +709,9 @@ def _end_now(line):
     sys.stderr.flush()
     for child in multiprocessing.active_children():
         child.terminate()
+    # what a normal exit would clear: the named semaphores of a LocalCluster's start cut short
+    # are unlinked, else multiprocessing's resource tracker prints a warning for them
+    multiprocessing.util._run_finalizers(0)
     os._exit(130)
 
 

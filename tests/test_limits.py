@@ -410,7 +410,7 @@ sys.exit(program())
 
 def test_ctrl_c_ends_the_command_when_the_compiler_holds_the_main_thread(tmp_path):
     """A compiler step that does not return to Python for seconds (here C code put into
-    numba's lowering): the command ends 0.8 s after Ctrl-C, from the watcher's thread."""
+    numba's lowering): the command ends 0.3 s after Ctrl-C, from the watcher's thread."""
     import sys
 
     marker = tmp_path / "held"

@@ -55,7 +55,7 @@ TICK = 0.02
 NUDGE = 0.5
 #: A Ctrl-C not acted on within this many seconds, the main thread inside numba's compiler,
 #: ends a program that asked for it (:func:`exit_when_stuck`).
-STUCK = 0.8
+STUCK = 0.3
 #: The default limit leaves this share of what the process may use to everything else.
 MARGIN = 0.1
 _NO_LIMIT = 1 << 62
