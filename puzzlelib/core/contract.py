@@ -78,8 +78,8 @@ looks at a child before making it, so a child pruned by its bound is never made 
     The ``i``-th legal move at cursor ``c`` other than the inverse of ``prev`` (the move that
     led here, -1 at the root), or -1 after the last one.
 ``peek(state, c, m, params) -> (dh, c2)``
-    The change of the heuristic that move ``m`` would make, and the cursor after it, leaving
-    ``state`` untouched.
+    The change of the heuristic that move ``m`` (a legal one: never :data:`ILLEGAL`) would
+    make, and the cursor after it, leaving ``state`` untouched.
 ``apply(state, c, m, c2, params)`` and ``undo(state, c, m, c2, params)``
     Make move ``m`` (from cursor ``c`` to ``c2``), and take it back.
 

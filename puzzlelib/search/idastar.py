@@ -248,7 +248,7 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
         if q < 0:
             continue  # the last move's inverse, or a string of moves a smaller one replaces
         dh, c2 = _look(ctx, state, st, d, c, m)
-        if dh == ILLEGAL:
+        if _may_be_illegal(ctx) and dh == ILLEGAL:
             continue
         nodes += 1
         g = depth + 1
@@ -259,12 +259,12 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
                 over = f + g0
             _take_back(ctx, state, c, m, c2)
             continue
-        st.moves[d] = m
         if g == bound:
             if _at_goal(ctx, state, st, d, c, m, c2, h):
                 solutions += 1
                 if first_len < 0:
                     first_len = g
+                    st.moves[d] = m
                     path[:g] = st.moves[:g]
                 if not ctx.count_all:
                     _unwind(ctx, state, st, depth, c)
@@ -279,6 +279,7 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
         if _seen(ctx, state, st, d, g + g0):
             _take_back(ctx, state, c, m, c2)
             continue  # entered before in this pass, no deeper: nothing new below it
+        st.moves[d] = m
         c = _descend(ctx, state, st, d, c, m, c2)
         depth += 1
         expanded += 1
@@ -404,6 +405,17 @@ _look = _per_kind(_look_plain, _look_candidates, _look_cursor)
 
 def _take_back_plain(ctx, state, c, m, c2):
     ctx.fns.step(state, ctx.fns.inverse(m, ctx.p), ctx.p)
+
+
+def _may_be_illegal(ctx):
+    """Whether :func:`_look` may answer ILLEGAL: not in the cursor loop, whose ``next_move``
+    lists legal moves only (a constant, so the test is compiled away there)."""
+
+
+@overload(_may_be_illegal, jit_options={"_nrt": False})
+def _may_be_illegal_impl(ctx):
+    cursor = _kind(ctx) == "cursor"
+    return lambda ctx: not cursor
 
 
 #: Leave the child that :func:`_look` made: the plain loop undoes its move.
