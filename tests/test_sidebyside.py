@@ -8,6 +8,7 @@ import csv
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,3 +177,45 @@ def test_time_columns_are_told_from_counts_and_rates():
              "wall_s_median", "median_s", "min_s"]
     others = ["positions", "nodes", "M_nodes_per_s", "threads", "s", "case"]
     assert [c for c in times + others if _is_time(c)] == times
+
+
+def test_inprocess_copies_a_tree_under_its_own_name(tmp_path):
+    """benchmarks/inprocess.py: the copy imports itself by its new name, the names it gives
+    process-wide things (its stop word's symbols) are its own, and the rest is the tree's."""
+    from benchmarks import inprocess
+
+    tree = tmp_path / "tree"
+    pkg = tree / "puzzlelib"
+    (pkg / "core").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from .core import x\n")
+    (pkg / "core" / "__init__.py").write_text(
+        'NAME = "puzzlelib_stop_reason"\nx = "puzzlelib.search." + "puzzlelib_x"\n'
+        "# see puzzlelib.core and my_puzzlelib.core\n")
+    (pkg / "core" / "__pycache__").mkdir()
+    assert inprocess._copy(tree, "pl_before", tmp_path / "work") == "pl_before"
+    text = (tmp_path / "work" / "pl_before" / "core" / "__init__.py").read_text()
+    assert text == ('NAME = "pl_before_stop_reason"\nx = "pl_before.search." + "pl_before_x"\n'
+                    "# see pl_before.core and my_puzzlelib.core\n")
+    assert not (tmp_path / "work" / "pl_before" / "core" / "__pycache__").exists()
+
+
+def test_inprocess_pairs_alternate_and_ratios_are_after_over_before():
+    from benchmarks import inprocess
+
+    calls = []
+    before = lambda: calls.append("b") or time.sleep(0.06)  # noqa: E731
+    after = lambda: calls.append("a") or time.sleep(0.12)  # noqa: E731
+    tb, ta, ratios, reps = inprocess.compare(before, after, 4)
+    assert reps == 1 and len(ratios) == 4
+    assert "".join(calls) == "b" + "ba" + "ab" + "ba" + "ab"  # (a first, untimed call)
+    assert all(1.6 < r < 2.6 for r in ratios)
+
+
+def test_inprocess_refuses_unknown_workloads(capsys):
+    import pytest
+
+    from benchmarks import inprocess
+
+    with pytest.raises(SystemExit) as e:
+        inprocess.main(["--before", ".", "no-such-thing"])
+    assert e.value.code == 2 and "unknown workload 'no-such-thing'" in capsys.readouterr().err
