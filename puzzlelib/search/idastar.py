@@ -407,15 +407,9 @@ def _take_back_plain(ctx, state, c, m, c2):
     ctx.fns.step(state, ctx.fns.inverse(m, ctx.p), ctx.p)
 
 
-def _may_be_illegal(ctx):
-    """Whether :func:`_look` may answer ILLEGAL: not in the cursor loop, whose ``next_move``
-    lists legal moves only (a constant, so the test is compiled away there)."""
-
-
-@overload(_may_be_illegal, jit_options={"_nrt": False})
-def _may_be_illegal_impl(ctx):
-    cursor = _kind(ctx) == "cursor"
-    return lambda ctx: not cursor
+#: Whether :func:`_look` may answer ILLEGAL: not in the cursor loop, whose ``next_move`` lists
+#: legal moves only (a constant, so the test is compiled away there).
+_may_be_illegal = _per_kind(lambda ctx: True, lambda ctx: True, lambda ctx: False)
 
 
 #: Leave the child that :func:`_look` made: the plain loop undoes its move.
