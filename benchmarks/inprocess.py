@@ -1,13 +1,14 @@
 """Two versions in one process, call by call: ``python -m benchmarks.inprocess --before TREE
 [--after TREE] [--pairs N] [--csv FILE] WORKLOAD ...`` (``--list`` names the workloads).
 
-:mod:`benchmarks.sidebyside` runs each version in processes of its own, one after the other;
-on a shared machine whose speed drifts by 10-20% from one minute to the next, its ratios spread
-as widely. Here each tree's ``puzzlelib`` is copied under a name of its own (``pl_before``,
-``pl_after``: the package imports itself by relative imports, and the few places that name it
-are renamed in the copy, and so are the names of the stop word's symbols), both are imported into one process, and each workload's calls
-alternate between them, before-after then after-before (ABBA), so that a drift weighs on the
-two calls of a pair alike. Each pair gives a ratio, after / before (above 1: slower after); the
+:mod:`benchmarks.sidebyside` runs each version in processes of its own, one after the other; on
+a shared machine whose speed drifts between processes, its ratios spread as widely
+(benchmarks/RESULTS.md, "In one process, call by call"). Here each tree's ``puzzlelib`` is
+copied under a name of its own (``pl_before``, ``pl_after``: the package imports itself by
+relative imports, and the few places that name it are renamed in the copy, and so are the names
+of the stop word's symbols), both are imported into one process, and each workload's calls
+alternate between them, before-after then after-before (ABBA), so that a drift weighs on the two
+calls of a pair alike. Each pair gives a ratio, after / before (above 1: slower after); the
 median of the ratios and their quartiles are reported with each side's median time. A call
 shorter than 50 ms is repeated within its sample.
 
@@ -17,8 +18,9 @@ nodes, counts) and compared once before timing; a difference ends the run.
 Kernels are compiled (or loaded from the package's cache, kept per copy as for any package) by
 untimed calls first; a version whose threaded depth-first searches share their passes only once
 the process has searched for some seconds (``SPLIT_AFTER_SECONDS``) shares them from the first
-call, as a process that has searched that long does. Pattern databases are built, or loaded, through each side's own code, so
-the first run of a workload that needs them takes their build time as well.
+call, as a process that has searched that long does. Pattern databases are built, or loaded,
+through each side's own code, so the first run of a workload that needs them takes their build
+time as well.
 """
 
 import argparse

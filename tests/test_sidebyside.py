@@ -8,7 +8,6 @@ import csv
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,16 +198,23 @@ def test_inprocess_copies_a_tree_under_its_own_name(tmp_path):
     assert not (tmp_path / "work" / "pl_before" / "core" / "__pycache__").exists()
 
 
-def test_inprocess_pairs_alternate_and_ratios_are_after_over_before():
+def test_inprocess_pairs_alternate_and_ratios_are_after_over_before(monkeypatch):
     from benchmarks import inprocess
 
+    clock = [0.0]  # a clock the calls move on: 60 ms a call before, 120 after
+    monkeypatch.setattr(inprocess.time, "perf_counter", lambda: clock[0])
     calls = []
-    before = lambda: calls.append("b") or time.sleep(0.06)  # noqa: E731
-    after = lambda: calls.append("a") or time.sleep(0.12)  # noqa: E731
-    tb, ta, ratios, reps = inprocess.compare(before, after, 4)
-    assert reps == 1 and len(ratios) == 4
+
+    def call(side, seconds):
+        calls.append(side)
+        clock[0] += seconds
+
+    tb, ta, ratios, reps = inprocess.compare(lambda: call("b", 0.06), lambda: call("a", 0.12), 4)
+    import pytest
+
+    assert reps == 1 and ratios == pytest.approx([2.0] * 4)
+    assert tb == pytest.approx([0.06] * 4) and ta == pytest.approx([0.12] * 4)
     assert "".join(calls) == "b" + "ba" + "ab" + "ba" + "ab"  # (a first, untimed call)
-    assert all(1.6 < r < 2.6 for r in ratios)
 
 
 def test_inprocess_refuses_unknown_workloads(capsys):
