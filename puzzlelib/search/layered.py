@@ -256,24 +256,26 @@ def _expand_into(t, dist, fs, fr, fm, lo, hi, bucket_next, mark, fns, p, ns, nr,
             if bucket_next[s, m] != t:
                 continue
             back = fns.inverse(m, p)
-            for i in range(lo[s], hi[s]):
-                if (i & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            for i0 in range(lo[s], hi[s], STOP_MASK + 1):
+                # the stop word once per STOP_MASK + 1 parents, outside the loop over them
+                if stop_reason() != RUNNING:
                     return k, illegal  # stopped from outside: the caller raises
-                if fm[i] == back:
-                    continue  # straight back to the parent
-                for j in range(p.state_len):  # (a loop: a slice copy costs more here)
-                    state[j] = fs[i, j]
-                if fns.step(state, m, p) == ILLEGAL:
-                    illegal += 1
-                    continue
-                r = fns.rank_after(state, m, fr[i], p)
-                if dist[r] == UNSEEN:
-                    dist[r] = mark
-                    for j in range(p.state_len):
-                        ns[k, j] = state[j]
-                    nr[k] = r
-                    nm[k] = m
-                    k += 1
+                for i in range(i0, min(i0 + STOP_MASK + 1, hi[s])):
+                    if fm[i] == back:
+                        continue  # straight back to the parent
+                    for j in range(p.state_len):  # (a loop: a slice copy costs more here)
+                        state[j] = fs[i, j]
+                    if fns.step(state, m, p) == ILLEGAL:
+                        illegal += 1
+                        continue
+                    r = fns.rank_after(state, m, fr[i], p)
+                    if dist[r] == UNSEEN:
+                        dist[r] = mark
+                        for j in range(p.state_len):
+                            ns[k, j] = state[j]
+                        nr[k] = r
+                        nm[k] = m
+                        k += 1
     return k, illegal
 
 
@@ -294,25 +296,26 @@ def _expand_into_keys(t, dist, fk, fr, fm, lo, hi, bucket_next, mark, fns, kfns,
             if bucket_next[s, m] != t:
                 continue
             back = fns.inverse(m, p)
-            for i in range(lo[s], hi[s]):
-                if (i & STOP_MASK) == 0 and stop_reason() != RUNNING:
+            for i0 in range(lo[s], hi[s], STOP_MASK + 1):
+                if stop_reason() != RUNNING:  # (as in _expand_into)
                     return k, illegal  # stopped from outside: the caller raises
-                ui = np.uint64(i)
-                if fm[ui] == back:
-                    continue  # straight back to the parent
-                c = kfns.key_step(fk[ui], m, p)
-                if c == -1:
-                    illegal += 1
-                    continue
-                r = kfns.rank_after(c, m, fr[ui], p)
-                ur = np.uint64(r)
-                if dist[ur] == UNSEEN:
-                    dist[ur] = mark
-                    uk = np.uint64(k)
-                    nk[uk] = c
-                    nr[uk] = r
-                    nm[uk] = m
-                    k += 1
+                for i in range(i0, min(i0 + STOP_MASK + 1, hi[s])):
+                    ui = np.uint64(i)
+                    if fm[ui] == back:
+                        continue  # straight back to the parent
+                    c = kfns.key_step(fk[ui], m, p)
+                    if c == -1:
+                        illegal += 1
+                        continue
+                    r = kfns.rank_after(c, m, fr[ui], p)
+                    ur = np.uint64(r)
+                    if dist[ur] == UNSEEN:
+                        dist[ur] = mark
+                        uk = np.uint64(k)
+                        nk[uk] = c
+                        nr[uk] = r
+                        nm[uk] = m
+                        k += 1
     return k, illegal
 
 
