@@ -100,10 +100,14 @@ DepthFirst = namedtuple("DepthFirst", ["fns", "p", "count_all", "ffns", "cfns", 
 #: pass's start (-1: none) and the nodes expanded.
 Pass = namedtuple("Pass", ["solutions", "nodes", "over", "length", "expanded"])
 
-#: A pass's own arrays, one entry per depth (an array the search does not use has none):
-#: the index of the next move to try, ``h``, the move made, the automaton's state (``skip``),
-#: the cursor (``cfns``), and for ``ffns`` the level's state, candidate moves and their number.
-Stack = namedtuple("Stack", ["next_i", "hs", "moves", "qs", "cursors", "rows", "cand", "n_cand"])
+#: A pass's own arrays: the ``frame``, one row of :func:`_width` ``int64`` slots per depth
+#: (the index of the next move to try, ``h``, the move made, the cursor with ``cfns``, the
+#: automaton's state with ``skip``: :data:`NEXT` ... :data:`Q`), and for ``ffns`` each level's
+#: state, candidate moves and their number (else None). One array for the slots, not one per
+#: slot: the loop then keeps one address in a register where it kept four or five, and a level's
+#: slots share a cache line (benchmarks/RESULTS.md, "The depth-first loop's frame").
+Stack = namedtuple("Stack", ["frame", "rows", "cand", "n_cand"])
+NEXT, H, MOVE, CURSOR, Q = range(5)
 
 #: A transposition table (:func:`new_transpositions`): a hash set of positions (``slots``,
 #: ``pool``), each one's ``depths`` and ``passes`` (the pass that recorded it), the number of
@@ -225,7 +229,7 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
     depth = 0
     while depth >= 0:
         d = np.uint64(depth)
-        i = st.next_i[d]
+        i = _get(ctx, st, d, NEXT)
         m = _nth_move(ctx, st, d, c, prev, i)
         if m < 0:
             # all moves tried here: go back up, undoing the move that led here
@@ -243,7 +247,7 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
                         return Pass(solutions, -max(nodes, 1), over, first_len, expanded)
                     look = expanded + STOP_MASK + 1
             continue
-        st.next_i[d] = i + 1
+        _put(ctx, st, d, NEXT, i + 1)
         q = _follows(ctx, prev, m)
         if q < 0:
             continue  # the last move's inverse, or a string of moves a smaller one replaces
@@ -252,7 +256,7 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
             continue
         nodes += 1
         g = depth + 1
-        h = st.hs[d] + dh
+        h = _get(ctx, st, d, H) + dh
         f = g + h
         if f > bound:
             if f + g0 < over:
@@ -264,8 +268,9 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
                 solutions += 1
                 if first_len < 0:
                     first_len = g
-                    st.moves[d] = m
-                    path[:g] = st.moves[:g]
+                    _put(ctx, st, d, MOVE, m)
+                    for j in range(g):
+                        path[j] = _get(ctx, st, j, MOVE)
                 if not ctx.count_all:
                     _unwind(ctx, state, st, depth, c)
                     return Pass(solutions, nodes, over, first_len, expanded)
@@ -279,7 +284,7 @@ def _dfs_bounded(ctx, state, h0, g0, last, bound, path, budget):
         if _seen(ctx, state, st, d, g + g0):
             _take_back(ctx, state, c, m, c2)
             continue  # entered before in this pass, no deeper: nothing new below it
-        st.moves[d] = m
+        _put(ctx, st, d, MOVE, m)
         c = _descend(ctx, state, st, d, c, m, c2)
         depth += 1
         expanded += 1
@@ -368,13 +373,13 @@ def _prev_unless_skip_impl(skip, prev):
 
 
 def _back_up_plain(ctx, state, st, d, c):
-    ctx.fns.step(state, ctx.fns.inverse(st.moves[d], ctx.p), ctx.p)
+    ctx.fns.step(state, ctx.fns.inverse(_get(ctx, st, d, MOVE), ctx.p), ctx.p)
     return c
 
 
 def _back_up_cursor(ctx, state, st, d, c):
-    pc = st.cursors[d]
-    ctx.cfns.undo(state, pc, st.moves[d], c, ctx.p)
+    pc = _get(ctx, st, d, CURSOR)
+    ctx.cfns.undo(state, pc, _get(ctx, st, d, MOVE), c, ctx.p)
     return pc
 
 
@@ -442,13 +447,14 @@ _at_goal = _per_kind(_at_goal_plain, _at_goal_candidates, _at_goal_cursor)
 
 def _unwind_plain(ctx, state, st, depth, c):
     for k in range(depth - 1, -1, -1):
-        ctx.fns.step(state, ctx.fns.inverse(st.moves[k], ctx.p), ctx.p)
+        ctx.fns.step(state, ctx.fns.inverse(_get(ctx, st, k, MOVE), ctx.p), ctx.p)
 
 
 def _unwind_cursor(ctx, state, st, depth, c):
     for k in range(depth - 1, -1, -1):
-        ctx.cfns.undo(state, st.cursors[k], st.moves[k], c, ctx.p)
-        c = st.cursors[k]
+        pc = _get(ctx, st, k, CURSOR)
+        ctx.cfns.undo(state, pc, _get(ctx, st, k, MOVE), c, ctx.p)
+        c = pc
 
 
 #: Take back the moves that led ``depth`` deep (the cursor now at ``c``), before returning.
@@ -457,7 +463,7 @@ _unwind = _per_kind(_unwind_plain, _nothing, _unwind_cursor)
 
 def _descend_cursor(ctx, state, st, d, c, m, c2):
     ctx.cfns.apply(state, c, m, c2, ctx.p)
-    st.cursors[d + np.uint64(1)] = c2
+    _put(ctx, st, d + np.uint64(1), CURSOR, c2)
     return c2
 
 
@@ -507,8 +513,8 @@ def _prev_at(ctx, st, depth, last):
 @overload(_prev_at, jit_options={"_nrt": False})
 def _prev_at_impl(ctx, st, depth, last):
     if _given(ctx, "skip"):
-        return lambda ctx, st, depth, last: st.qs[np.uint64(depth)]
-    return lambda ctx, st, depth, last: st.moves[np.uint64(depth - 1)] if depth > 0 else last
+        return lambda ctx, st, depth, last: _get(ctx, st, depth, Q)
+    return lambda ctx, st, depth, last: _get(ctx, st, depth - 1, MOVE) if depth > 0 else last
 
 
 def _root_last(ctx):
@@ -530,15 +536,15 @@ def _enter(ctx, st, d, h, q):
 def _enter_impl(ctx, st, d, h, q):
     if _given(ctx, "skip"):
         def enter(ctx, st, d, h, q):
-            st.next_i[d] = 0
-            st.hs[d] = h
-            st.qs[d] = q
+            _put(ctx, st, d, NEXT, 0)
+            _put(ctx, st, d, H, h)
+            _put(ctx, st, d, Q, q)
             _list_moves(ctx, st, d)
         return enter
 
     def enter_plain(ctx, st, d, h, q):
-        st.next_i[d] = 0
-        st.hs[d] = h
+        _put(ctx, st, d, NEXT, 0)
+        _put(ctx, st, d, H, h)
         _list_moves(ctx, st, d)
     return enter_plain
 
@@ -578,30 +584,60 @@ def _seen_impl(ctx, state, st, d, g):
 def _new_stack(ctx, state, h0, last, bound):
     """The :class:`Stack` of a pass below ``bound``, its root (``state``) entered."""
     levels = bound + 1
-    cand = _given_size(ctx.ffns, levels)
-    st = Stack(np.zeros(levels, dtype=np.int64), np.empty(levels, dtype=np.int64),
-               np.empty(levels, dtype=np.int64),
-               np.empty(_given_size(ctx.skip, levels), dtype=np.int64),
-               np.empty(_given_size(ctx.cfns, levels), dtype=np.int64),
-               np.empty((cand, ctx.p.state_len), dtype=np.uint8),
-               np.empty((cand, ctx.p.n_moves if cand else 0), dtype=np.int64),
-               np.zeros(cand, dtype=np.int64))
-    if cand:
-        st.rows[0, :] = state
-    st.cursors[:1] = _root_cursor(ctx, state)
+    rows, cand, n_cand = _candidate_arrays(ctx.ffns, levels, ctx.p)
+    st = Stack(np.empty(_width(ctx) * levels, dtype=np.int64), rows, cand, n_cand)
+    _keep_root(ctx, st, state)
     _enter(ctx, st, np.uint64(0), h0, last)
     return st
 
 
-def _given_size(x, n):
-    """``n``, or 0 when ``x`` is None."""
+def _width(ctx):
+    """The slots of a :class:`Stack`'s level: :data:`Q` too with ``skip``."""
 
 
-@overload(_given_size)
-def _given_size_impl(x, n):
-    if isinstance(x, types.NoneType):
-        return lambda x, n: 0
-    return lambda x, n: n
+@overload(_width, jit_options={"_nrt": False})
+def _width_impl(ctx):
+    w = Q + 1 if _given(ctx, "skip") else Q
+    return lambda ctx: w
+
+
+@jit(_nrt=False)
+def _get(ctx, st, d, k):
+    """Slot ``k`` of level ``d`` of the :class:`Stack` ``st``."""
+    return st.frame[np.uint64(_width(ctx)) * np.uint64(d) + np.uint64(k)]
+
+
+@jit(_nrt=False)
+def _put(ctx, st, d, k, value):
+    """Set slot ``k`` of level ``d`` of the :class:`Stack` ``st``."""
+    st.frame[np.uint64(_width(ctx)) * np.uint64(d) + np.uint64(k)] = value
+
+
+def _candidate_arrays(ffns, levels, p):
+    """The candidates loop's arrays (each level's state, candidate moves and their number), or
+    three Nones without ``ffns``."""
+
+
+@overload(_candidate_arrays)
+def _candidate_arrays_impl(ffns, levels, p):
+    if isinstance(ffns, types.NoneType):
+        return lambda ffns, levels, p: (None, None, None)
+    return lambda ffns, levels, p: (np.empty((levels, p.state_len), dtype=np.uint8),
+                                    np.empty((levels, p.n_moves), dtype=np.int64),
+                                    np.zeros(levels, dtype=np.int64))
+
+
+def _keep_root_row(ctx, st, state):
+    for j in range(state.shape[0]):
+        st.rows[0, j] = state[j]
+
+
+def _keep_root_cursor(ctx, st, state):
+    _put(ctx, st, 0, CURSOR, _root_cursor(ctx, state))
+
+
+#: What a pass keeps of its root: the candidates loop its state, the cursor loop its cursor.
+_keep_root = _per_kind(_nothing, _keep_root_row, _keep_root_cursor)
 
 
 #: Rows a transposition table starts with; :func:`iterative_deepening` gives the next pass one
