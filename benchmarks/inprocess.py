@@ -74,6 +74,12 @@ def _korf(m, heuristic, n):
     return lambda: m.solve_many(puz, starts, heuristic=heuristic, progress=False)
 
 
+def _korf24(m, ident):
+    start = next(r["start"] for r in _rows("korf24.csv") if int(r["id"]) == ident)
+    puz = m.SlidingPuzzle("5x5", goal=" ".join(map(str, range(25))))
+    return lambda: m.solve(puz, start, method="idastar", heuristic="pdb6666", progress=False)
+
+
 def _sliding_table(m, size, start, table="auto"):
     puz = m.SlidingPuzzle(size)
     return lambda: m.layers(puz, start, table=table, progress=False)
@@ -112,6 +118,8 @@ WORKLOADS = {
                          lambda m: _korf(m, "manhattan", 5)),
     "korf-pdb78-100": ("Korf's 100, IDA* with the 7-8 pattern databases",
                        lambda m: _korf(m, "pdb78", 100)),
+    "korf24-40": ("the 24-puzzle's instance 40 (Korf and Felner), IDA* with the 6-6-6-6 "
+                  "databases, every thread", lambda m: _korf24(m, 40)),
     "3x4-packed": ("the 3x4's 239,500,800 positions, packed table",
                    lambda m: _sliding_table(m, "3x4", TWELVE, table="packed")),
     "pancake-11": ("pancake-11's table", lambda m: (lambda p: lambda: m.layers(
