@@ -368,15 +368,19 @@ def stable_identity(dispatcher):
     return dispatcher
 
 
-def domain_fn(func):
+def domain_fn(func=None, *, inline=False):
     """:func:`jit` for a domain function (see :mod:`puzzlelib.core.contract`): compiled without
     numba's reference counting (domain functions never allocate, and a call then no longer
     increments and decrements every array of ``params`` on the way in and out), and with the
     same id in every process (:func:`stable_identity`). ``forceinline`` is given, as False: a
     function numba compiles on the way takes the flags of the one that called for it unless
     they are set, and the expansion steps (:mod:`puzzlelib.search.expand`) are force-inlined
-    into their kernels, which the domain's functions must not follow everywhere."""
-    return stable_identity(jit(func, _nrt=False, forceinline=False))
+    into their kernels, which the domain's functions must not follow everywhere.
+    ``@domain_fn(inline=True)``: force-inlined into its callers, for a function whose call
+    LLVM would not inline and that a search calls for every position."""
+    if func is None:
+        return lambda f: domain_fn(f, inline=inline)
+    return stable_identity(jit(func, _nrt=False, forceinline=bool(inline)))
 
 
 # --- Calling a kernel without typing its arguments again --------------------------------------

@@ -112,7 +112,9 @@ def _steps_from(empty, h, wd, cols, not_first, not_last, fits):
     return up & fits, down & fits, left & fits, right & fits
 
 
-@domain_fn
+# inlined into the search's loop, where LLVM left a call per position (benchmarks/RESULTS.md,
+# "The depth-first loop's frame")
+@domain_fn(inline=True)
 def _word_children(w, p, out):
     """The words of every position one move away from ``w``, written to ``out``; returns how
     many. Each position once (pieces of a shape are alike, so two moves never give the same
