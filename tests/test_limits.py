@@ -422,3 +422,16 @@ def test_ctrl_c_ends_the_command_when_the_compiler_holds_the_main_thread(tmp_pat
     assert err.startswith("puzzlelib: interrupted: ") and err.count("\n") == 1, err
     assert "(numba was compiling its kernels)" in err
     assert took < 1.0
+
+
+def test_a_stop_after_shared_passes_says_how_far_they_got():
+    # the passes shared among threads record their bound and nodes for a stop's message, as
+    # the passes on one thread do
+    from puzzlelib.search.idastar import iterative_deepening
+    puz = SlidingPuzzle("3x3")
+    start = puz.encode("8 6 7 2 5 4 3 0 1")
+    with limits.watch() as w:
+        r = iterative_deepening(start, puz.fns, puz.params, 1, True, 31, parallel=True,
+                                split_after=1)
+    assert r.length == 31 and r.iterations > 1
+    assert (w.depth, w.positions) == (31, r.generated)

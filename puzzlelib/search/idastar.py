@@ -1072,6 +1072,7 @@ def iterative_deepening(start, fns, p, bound0, count_all, max_bound, node_limit=
             expanded += int(r.expanded)
             last = int(r.nodes)
             done = bound
+            note(depth=bound, positions=nodes)  # (a stop's message: how far it got)
             if progress is not None:
                 progress(bound, nodes)
             if r.solutions > 0:
